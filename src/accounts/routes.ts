@@ -1,0 +1,36 @@
+// /api/v1/auth: register, login (rate-limited per client IP), logout, me.
+import { Elysia } from 'elysia';
+import type { AppContext } from '../app-context.ts';
+import { envelope, ok, errorResponses } from '../http/envelope.ts';
+import { clientIp } from '../http/client-ip.ts';
+import { userOf } from '../http/auth.ts';
+import { endSession } from './sessions.ts';
+import { LoginBody, LoginResult, MeResult, RegisterBody, RegisterResult } from './model.ts';
+import * as accounts from './service.ts';
+import { z } from 'zod';
+
+export const accountRoutes = (ctx: AppContext, auth: ReturnType<typeof import('../http/auth.ts').authPlugin>) => {
+  const limited = {
+    transform({ request, set }: any) {
+      const verdict = ctx.limiters.auth.hit(`ip:${clientIp(request, ctx.config.trustProxy)}`);
+      Object.assign(set.headers, verdict.headers);
+    },
+    // Parse is skipped when the limit is hit, so a flood of junk bodies still gets 429 first.
+    parse: [({ request }: any) => (ctx.limiters.auth.peekOver(`ip:${clientIp(request, ctx.config.trustProxy)}`) ? {} : undefined)],
+  };
+  return new Elysia({ prefix: '/api/v1/auth', tags: ['Auth'] })
+    .use(auth)
+    .post('/register', async ({ body, set }) => {
+      set.status = 201;
+      return ok(await accounts.register(ctx.db, ctx.config, body));
+    }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization' } })
+    .post('/login', async ({ body }) => ok(await accounts.login(ctx.db, body)),
+      { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token' } })
+    .post('/logout', async ({ access }) => {
+      userOf(access);
+      await endSession(ctx.db, (access.principal as { token: string }).token);
+      return ok({});
+    }, { session: true, response: { 200: envelope(z.object({})), ...errorResponses }, detail: { summary: 'End this session at once' } })
+    .get('/me', async ({ access }) => ok(await accounts.me(ctx.db, userOf(access))),
+      { session: true, response: { 200: envelope(MeResult), ...errorResponses }, detail: { summary: 'The signed-in user and their organizations' } });
+};

@@ -1,0 +1,52 @@
+// Register, login and me: the account side of contract §3. Never sees the HTTP request.
+import type { Database } from '../storage/database.ts';
+import type { Config } from '../config.ts';
+import { ApiError, badRequest, forbidden } from '../http/errors.ts';
+import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.ts';
+import { createSession } from './sessions.ts';
+import { createOrganization } from '../organizations/service.ts';
+import type { User } from './model.ts';
+
+const USER_COLUMNS = `id::VARCHAR AS id, email, name, created_at`;
+
+export async function register(db: Database, config: Config, input: { email: string; password: string; name?: string }) {
+  if (!config.allowRegistration) throw forbidden('Registration is closed on this server');
+  const email = input.email.trim().toLowerCase();
+  if (await db.one('SELECT 1 FROM users WHERE email = ?', [email])) throw badRequest('Email is already registered');
+  const id = crypto.randomUUID();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    await db.exec('INSERT INTO users VALUES (?, ?, ?, ?, now()::TIMESTAMP)', [id, email, input.name ?? null, passwordHash]);
+  } catch (e) {
+    if (/constraint/i.test(String(e))) throw badRequest('Email is already registered');
+    throw e;
+  }
+  const user = (await getUser(db, id))!;
+  const organization = await createOrganization(db, id, { name: input.name ? `${input.name}'s organization` : `${email}'s organization`, plan: config.defaultPlan });
+  return { user, organization, ...(await createSession(db, id)) };
+}
+
+export async function login(db: Database, input: { email: string; password: string }) {
+  const row = await db.one<{ id: string; password_hash: string }>(
+    'SELECT id::VARCHAR AS id, password_hash FROM users WHERE email = ?',
+    [input.email.trim().toLowerCase()],
+  );
+  // Unknown emails still pay for one scrypt so timing does not reveal who has an account.
+  const valid = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
+  if (!row || !valid) throw new ApiError(401, 'Invalid email or password');
+  return { user: (await getUser(db, row.id))!, ...(await createSession(db, row.id)) };
+}
+
+export async function getUser(db: Database, id: string): Promise<User | undefined> {
+  return db.one<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+}
+
+export async function me(db: Database, userId: string) {
+  const user = (await getUser(db, userId))!;
+  const organizations = await db.query(
+    `SELECT o.id::VARCHAR AS id, o.name, o.plan, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+     WHERE m.user_id = ? ORDER BY o.created_at`,
+    [userId],
+  );
+  return { user, organizations };
+}

@@ -1,0 +1,25 @@
+// Session tokens: 256 random bits handed out once, only their SHA-256 kept, valid 30 days.
+import type { Database } from '../storage/database.ts';
+import { randomHex, sha256 } from '../security/tokens.ts';
+
+const LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+export async function createSession(db: Database, userId: string) {
+  const token = `ses_${randomHex(32)}`;
+  const expires = new Date(Date.now() + LIFETIME_MS);
+  await db.exec('INSERT INTO sessions VALUES (?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)', [sha256(token), userId, expires.toISOString()]);
+  return { token, expires_at: expires.toISOString() };
+}
+
+/** The user id behind a live session token, or undefined. */
+export async function sessionUser(db: Database, token: string): Promise<string | undefined> {
+  const row = await db.one<{ user_id: string }>(
+    'SELECT user_id::VARCHAR AS user_id FROM sessions WHERE token_hash = ? AND expires_at > now()::TIMESTAMP',
+    [sha256(token)],
+  );
+  return row?.user_id;
+}
+
+export async function endSession(db: Database, token: string) {
+  await db.exec('DELETE FROM sessions WHERE token_hash = ?', [sha256(token)]);
+}

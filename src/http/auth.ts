@@ -1,0 +1,122 @@
+// The auth plugin: one macro per credential kind, running contract §4's checks in order,
+// before the body is parsed or validated so that 401/402/429/404/403 always win over 400.
+import { Elysia } from 'elysia';
+import type { AppContext } from '../app-context.ts';
+import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
+import { authenticateKey, KEY_PREFIX, KeyUsage, type AuthenticatedKey } from '../keys/service.ts';
+import { sessionUser } from '../accounts/sessions.ts';
+import { membershipRole } from '../organizations/service.ts';
+import type { Scope } from '../keys/model.ts';
+import type { Site } from '../sites/model.ts';
+
+export type Principal =
+  | { kind: 'session'; userId: string; token: string }
+  | { kind: 'key'; key: AuthenticatedKey };
+
+export type Access = { principal: Principal; orgId: string | null; role: string | null; site: Site | null; rateHeaders: Record<string, string> };
+
+type Need = { kind: 'session' } | { kind: 'data'; scope: Scope };
+
+export function bearerToken(request: Request): string | undefined {
+  const h = request.headers.get('authorization');
+  const m = h?.match(/^Bearer\s+(\S+)\s*$/i);
+  return m?.[1];
+}
+
+async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
+  const token = bearerToken(request);
+  let principal: Principal;
+  let rateHeaders: Record<string, string> = {};
+  if (need.kind === 'session') {
+    if (token?.startsWith(KEY_PREFIX)) throw forbidden('API keys cannot access this endpoint');
+    const userId = token ? await sessionUser(ctx.db, token) : undefined;
+    if (!userId) throw unauthorized('Invalid or expired session');
+    principal = { kind: 'session', userId, token: token! };
+  } else {
+    if (!token) throw unauthorized('Missing or invalid Authorization header');
+    if (token.startsWith(KEY_PREFIX)) {
+      const key = await authenticateKey(ctx.db, token, usage);
+      if (key.plan === 'maker') throw new ApiError(402, 'API key access requires a Startup plan or higher');
+      principal = { kind: 'key', key };
+      rateHeaders = ctx.limiters.data.hit(`key:${key.id}`).headers;
+    } else {
+      const userId = await sessionUser(ctx.db, token);
+      if (!userId) throw unauthorized('Invalid or expired session');
+      principal = { kind: 'session', userId, token };
+      rateHeaders = ctx.limiters.data.hit(`user:${userId}`).headers;
+    }
+  }
+  let orgId: string | null = null;
+  let role: string | null = null;
+  if (params.orgId !== undefined) {
+    try {
+      if (principal.kind === 'key') {
+        if (principal.key.org_id !== params.orgId) throw notFound('Organization not found');
+        role = 'api_key';
+      } else {
+        role = await membershipRole(ctx.db, principal.userId, params.orgId);
+      }
+      orgId = params.orgId;
+      if (need.kind === 'data' && principal.kind === 'key' && !principal.key.scopes.includes(need.scope)) {
+        throw forbidden(`API key missing required scope: ${need.scope}`);
+      }
+    } catch (e) {
+      if (e instanceof ApiError) Object.assign(e.headers, rateHeaders);
+      throw e;
+    }
+  }
+  let site: Site | null = null;
+  if (params.siteId !== undefined && orgId) {
+    site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
+    if (!site) throw new ApiError(404, 'Site not found', rateHeaders);
+  }
+  return { principal, orgId, role, site, rateHeaders };
+}
+
+/**
+ * `session: true` — session token only (account, key and site management).
+ * `scope: 'x:read'` — data endpoint: API key holding that scope, or a member's session.
+ * Both resolve `access` ({principal, orgId, role, site}) for the handler.
+ */
+export function authPlugin(ctx: AppContext) {
+  const usage = new KeyUsage(ctx.db);
+  ctx.extras.keyUsage = usage;
+  const pending = new WeakMap<Request, Promise<Access>>();
+  const run = (need: Need, request: Request, params: Record<string, string>) => {
+    let p = pending.get(request);
+    if (!p) {
+      p = check(ctx, usage, need, request, params ?? {});
+      p.catch(() => {});
+      pending.set(request, p);
+    }
+    return p;
+  };
+  const hooks = (need: Need) => ({
+    // Parse runs before body validation: a failed check short-circuits parsing, transform rethrows it.
+    parse: [
+      async ({ request, params }: any) => {
+        const ok = await run(need, request, params).then(() => true, () => false);
+        return ok ? undefined : {};
+      },
+    ],
+    async transform({ request, params, set }: any) {
+      const access = await run(need, request, params);
+      Object.assign(set.headers, access.rateHeaders);
+    },
+    async resolve({ request, params }: any) {
+      return { access: await run(need, request, params) };
+    },
+  });
+  return new Elysia({ name: 'auth' }).macro({
+    session: (enabled: true) => hooks({ kind: 'session' }),
+    scope: (scope: Scope) => hooks({ kind: 'data', scope }),
+  });
+}
+
+/** Narrow helpers for handlers that need a session's user id or a resolved site. */
+export const userOf = (a: Access) => {
+  if (a.principal.kind !== 'session') throw forbidden('API keys cannot access this endpoint');
+  return a.principal.userId;
+};
+export const siteOf = (a: Access) => a.site!;
+export const orgOf = (a: Access) => a.orgId!;

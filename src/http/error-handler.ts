@@ -1,0 +1,46 @@
+// One error path: every failure leaves as {"error": "..."} with the right status and no internals.
+import { Elysia } from 'elysia';
+import { ApiError } from './errors.ts';
+import { log } from '../log.ts';
+
+function describeValidation(error: any): string {
+  const first = error?.all?.[0] ?? error?.valueError;
+  const where: string = error?.type ?? 'request';
+  const path: string = first?.path
+    ? String(first.path).replace(/^\//, '').replace(/\//g, '.')
+    : Array.isArray(first?.issues?.[0]?.path) ? first.issues[0].path.join('.') : '';
+  const detail: string = first?.summary ?? first?.message ?? 'is invalid';
+  if (path) return `Invalid ${where} field '${path}': ${detail}`;
+  return `Invalid ${where}: ${detail}`;
+}
+
+export const errorHandler = new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
+  if (error instanceof ApiError) {
+    set.status = error.status;
+    Object.assign(set.headers, error.headers);
+    return { error: error.message };
+  }
+  switch (code) {
+    case 'VALIDATION':
+      set.status = 400;
+      return { error: describeValidation(error) };
+    case 'PARSE':
+      set.status = 400;
+      return { error: 'Malformed request body: expected valid JSON' };
+    case 'NOT_FOUND':
+      set.status = 404;
+      return { error: 'Not found' };
+    case 'INVALID_COOKIE_SIGNATURE':
+    case 'INVALID_FILE_TYPE':
+      set.status = 400;
+      return { error: 'Bad request' };
+  }
+  const status = (error as any)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    set.status = status;
+    return { error: status === 413 ? 'Request body too large' : 'Bad request' };
+  }
+  log.error('unhandled error', { path: new URL(request.url).pathname, error: String((error as any)?.stack ?? error) });
+  set.status = 500;
+  return { error: 'Internal server error' };
+});

@@ -1,0 +1,87 @@
+// API keys: issue (shown once), list masked, revoke, and authenticate a presented key.
+import type { Database } from '../storage/database.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { randomHex, sha256 } from '../security/tokens.ts';
+import type { Scope } from './model.ts';
+
+export const KEY_PREFIX = 'sk_live_';
+const MAX_ACTIVE_KEYS = 10;
+
+const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS key_preview, created_at, expires_at, last_used_at,
+  CASE WHEN expires_at IS NOT NULL AND expires_at <= now()::TIMESTAMP THEN 'expired' ELSE 'active' END AS status`;
+
+export type AuthenticatedKey = { id: string; org_id: string; scopes: Scope[]; plan: string };
+
+export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string }) {
+  const expires = input.expires_at ? new Date(input.expires_at) : null;
+  if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
+  const key = `${KEY_PREFIX}${randomHex(16)}`;
+  const id = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    const [{ n }] = await tx.query<{ n: number }>(
+      `SELECT count(*) AS n FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()::TIMESTAMP)`,
+      [orgId],
+    );
+    if (n >= MAX_ACTIVE_KEYS) throw badRequest('API key limit reached: at most 10 keys per organization');
+    await tx.exec(
+      `INSERT INTO api_keys (id, org_id, name, scopes, key_hash, key_last4, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)`,
+      [id, orgId, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
+    );
+  });
+  const row = (await db.one(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE id = ?::UUID`, [id]))!;
+  return { id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
+}
+
+export async function listKeys(db: Database, orgId: string) {
+  return db.query(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [orgId]);
+}
+
+export async function revokeKey(db: Database, orgId: string, keyId: string) {
+  const hit = await db.query(
+    `UPDATE api_keys SET revoked_at = now()::TIMESTAMP WHERE id = TRY_CAST(? AS UUID) AND org_id = ?::UUID AND revoked_at IS NULL RETURNING id`,
+    [keyId, orgId],
+  );
+  if (hit.length === 0) throw notFound('API key not found');
+  return { id: keyId, status: 'revoked' as const };
+}
+
+/**
+ * The live key behind a presented secret, or a 401. Usage times are batched in memory and
+ * written at most every few seconds, so a request never waits on a write.
+ */
+export async function authenticateKey(db: Database, presented: string, usage: KeyUsage): Promise<AuthenticatedKey> {
+  const row = await db.one<AuthenticatedKey>(
+    `SELECT k.id::VARCHAR AS id, k.org_id::VARCHAR AS org_id, k.scopes, o.plan FROM api_keys k JOIN organizations o ON o.id = k.org_id
+     WHERE k.key_hash = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()::TIMESTAMP)`,
+    [sha256(presented)],
+  );
+  if (!row) throw new ApiError(401, 'Invalid or expired API key');
+  usage.touch(row.id);
+  return row;
+}
+
+/** Collects last-use times and flushes them in one UPDATE per interval. */
+export class KeyUsage {
+  private pending = new Map<string, string>();
+  private timer: ReturnType<typeof setInterval>;
+  constructor(private db: Database, intervalMs = 5_000) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    (this.timer as any).unref?.();
+  }
+  touch(keyId: string) {
+    this.pending.set(keyId, new Date().toISOString());
+  }
+  async flush() {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending.clear();
+    for (const [id, at] of batch) {
+      await this.db.exec('UPDATE api_keys SET last_used_at = ?::TIMESTAMPTZ::TIMESTAMP WHERE id = ?::UUID', [at, id]).catch(() => {});
+    }
+  }
+  async stop() {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

@@ -1,0 +1,16 @@
+// A feature module: its routes plus optional start/stop work (e.g. ingestion's log and loader).
+import type { Elysia } from 'elysia';
+import type { AppContext } from './app-context.ts';
+import type { authPlugin } from './http/auth.ts';
+
+export type Auth = ReturnType<typeof authPlugin>;
+
+export type Module = {
+  name: string;
+  /** Runs before the server accepts requests, in list order (e.g. replay the ingest log). */
+  start?(ctx: AppContext): Promise<void>;
+  /** Routes, composed in list order. */
+  routes?(ctx: AppContext, auth: Auth): Elysia<any, any, any, any, any, any, any>;
+  /** Runs after the server stopped accepting requests, in reverse order (e.g. flush accepted events). */
+  stop?(ctx: AppContext): Promise<void>;
+};

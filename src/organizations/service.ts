@@ -1,0 +1,40 @@
+// Organizations and memberships: create, list, rename or change plan (owner only).
+import type { Database } from '../storage/database.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+import type { Organization, Plan } from './model.ts';
+
+const COLUMNS = `o.id::VARCHAR AS id, o.name, o.plan, o.created_at`;
+
+export async function createOrganization(db: Database, ownerId: string, input: { name: string; plan: Plan }): Promise<Organization> {
+  const id = crypto.randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.exec('INSERT INTO organizations VALUES (?, ?, ?, now()::TIMESTAMP)', [id, input.name, input.plan]);
+    await tx.exec(`INSERT INTO memberships VALUES (?, ?, 'owner', now()::TIMESTAMP)`, [id, ownerId]);
+  });
+  return (await getOrganization(db, id))!;
+}
+
+export async function getOrganization(db: Database, id: string): Promise<Organization | undefined> {
+  return db.one<Organization>(`SELECT ${COLUMNS} FROM organizations o WHERE o.id = TRY_CAST(? AS UUID)`, [id]);
+}
+
+export async function listOrganizations(db: Database, userId: string): Promise<Organization[]> {
+  return db.query<Organization>(
+    `SELECT ${COLUMNS} FROM organizations o JOIN memberships m ON m.org_id = o.id WHERE m.user_id = ? ORDER BY o.created_at`,
+    [userId],
+  );
+}
+
+/** The caller's role in the organization; 404 when they are not a member, so foreign IDs leak nothing. */
+export async function membershipRole(db: Database, userId: string, orgId: string): Promise<string> {
+  const row = await db.one<{ role: string }>('SELECT role FROM memberships WHERE user_id = ? AND org_id = TRY_CAST(? AS UUID)', [userId, orgId]);
+  if (!row) throw notFound('Organization not found');
+  return row.role;
+}
+
+export async function patchOrganization(db: Database, orgId: string, role: string, input: { name?: string; plan?: Plan }) {
+  if (role !== 'owner') throw forbidden('Only the organization owner can change it');
+  if (input.name !== undefined) await db.exec('UPDATE organizations SET name = ? WHERE id = ?::UUID', [input.name, orgId]);
+  if (input.plan !== undefined) await db.exec('UPDATE organizations SET plan = ? WHERE id = ?::UUID', [input.plan, orgId]);
+  return (await getOrganization(db, orgId))!;
+}

@@ -1,0 +1,45 @@
+// The one place that knows whether we run on Bun or Deno: serving HTTP and the socket address.
+export type Handler = (request: Request) => Response | Promise<Response>;
+export type RunningServer = { port: number; stop(): Promise<void> };
+
+declare const Bun: any;
+declare const Deno: any;
+
+export const runtimeName: 'bun' | 'deno' = typeof Bun !== 'undefined' ? 'bun' : 'deno';
+
+const socketAddresses = new WeakMap<Request, string>();
+
+/** The peer address of the TCP connection that carried this request ('' when unknown, e.g. in-process calls). */
+export function socketAddress(request: Request): string {
+  return socketAddresses.get(request) ?? '';
+}
+
+export async function serve(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
+  if (runtimeName === 'bun') {
+    const server = Bun.serve({
+      port: opts.port,
+      hostname: opts.hostname,
+      // Ingest enforces its own 64 KiB limit while streaming; this is the outer guard for everything else.
+      maxRequestBodySize: 16 * 1024 * 1024,
+      idleTimeout: 30,
+      fetch(request: Request, srv: any) {
+        const addr = srv.requestIP(request);
+        if (addr) socketAddresses.set(request, addr.address);
+        return handler(request);
+      },
+    });
+    return { port: server.port, stop: async () => { await server.stop(true); } };
+  }
+  let resolvePort!: (p: number) => void;
+  const listening = new Promise<number>((r) => (resolvePort = r));
+  const server = Deno.serve(
+    { port: opts.port, hostname: opts.hostname, onListen: ({ port }: { port: number }) => resolvePort(port) },
+    (request: Request, info: any) => {
+      const addr = info?.remoteAddr?.hostname;
+      if (addr) socketAddresses.set(request, addr);
+      return handler(request);
+    },
+  );
+  const port = await listening;
+  return { port, stop: async () => { await server.shutdown(); } };
+}

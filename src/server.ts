@@ -1,0 +1,69 @@
+// Composes the app: storage → caches → feature modules → routes; start() serves, stop() drains.
+import { Elysia } from 'elysia';
+import type { Config } from './config.ts';
+import type { AppContext } from './app-context.ts';
+import type { Module } from './module.ts';
+import { Database } from './storage/database.ts';
+import { migrate } from './storage/migrate.ts';
+import { SiteCache } from './sites/site-cache.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { authPlugin } from './http/auth.ts';
+import { openapiPlugin } from './http/openapi.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { organizationRoutes } from './organizations/routes.ts';
+import { siteRoutes } from './sites/routes.ts';
+import { keyRoutes } from './keys/routes.ts';
+import type { KeyUsage } from './keys/service.ts';
+import { serve, type RunningServer } from './runtime/index.ts';
+import { log, setLogLevel } from './log.ts';
+
+/** Every feature, in start order. Add a module here; nothing else in this file needs to change. */
+const modules: Module[] = [
+  { name: 'accounts', routes: accountRoutes },
+  { name: 'organizations', routes: organizationRoutes },
+  { name: 'sites', routes: siteRoutes },
+  { name: 'keys', routes: keyRoutes },
+];
+
+export function createApp(ctx: AppContext) {
+  const auth = authPlugin(ctx);
+  let app = new Elysia()
+    .use(errorHandler)
+    .use(openapiPlugin())
+    .get('/health', () => ({ success: true as const, data: { status: 'ok' } }), { detail: { tags: ['Health'] } });
+  for (const m of modules) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
+  return app;
+}
+
+export type Tern = { port: number; ctx: AppContext; stop(): Promise<void> };
+
+export async function startServer(config: Config): Promise<Tern> {
+  setLogLevel(config.logLevel);
+  const db = await Database.open(config.dataDir);
+  const applied = await migrate(db);
+  if (applied.length) log.info('migrations applied', { applied });
+  const ctx: AppContext = {
+    config,
+    db,
+    sites: await SiteCache.load(db),
+    limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
+    extras: {},
+  };
+  for (const m of modules) await m.start?.(ctx);
+  const app = createApp(ctx);
+  const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host });
+  log.info('listening', { port: server.port, host: config.host, dataDir: config.dataDir });
+  let stopping: Promise<void> | undefined;
+  return {
+    port: server.port,
+    ctx,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        for (const m of [...modules].reverse()) await m.stop?.(ctx);
+        await (ctx.extras.keyUsage as KeyUsage | undefined)?.stop();
+        await db.close();
+      })()),
+  };
+}

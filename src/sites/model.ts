@@ -1,0 +1,44 @@
+// Site shapes (contract §3) and the validators for time zone and currency codes.
+import { z } from 'zod';
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+export const TimezoneSchema = z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
+export const CurrencySchema = z.string().transform((c) => c.toUpperCase()).refine((c) => currencies.has(c), 'must be an ISO 4217 currency code such as USD');
+const DomainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*$/, 'must be a bare host name such as example.com');
+
+export const SiteSchema = z.object({
+  id: z.string(),
+  public_id: z.string(),
+  domain: z.string(),
+  name: z.string(),
+  timezone: z.string(),
+  currency: z.string(),
+  created_at: z.string(),
+});
+export type Site = z.infer<typeof SiteSchema> & { org_id: string };
+
+export const CreateSiteBody = z.object({
+  domain: DomainSchema,
+  name: z.string().trim().min(1).max(200).optional(),
+  timezone: TimezoneSchema.optional(),
+  currency: CurrencySchema.optional(),
+});
+export const PatchSiteBody = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  timezone: TimezoneSchema.optional(),
+  currency: CurrencySchema.optional(),
+});

@@ -1,0 +1,54 @@
+// Sites of an organization: create, list, get, patch, delete (with all their analytics data).
+import type { Database } from '../storage/database.ts';
+import { notFound } from '../http/errors.ts';
+import { randomHex } from '../security/tokens.ts';
+import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
+import type { Site } from './model.ts';
+
+/** Tables whose rows belong to one site and go when the site goes. */
+const SITE_OWNED_TABLES = ['events', 'visits', 'visitors'];
+
+export const publicSite = ({ org_id: _org, ...site }: Site) => site;
+
+export async function createSite(db: Database, cache: SiteCache, orgId: string, input: { domain: string; name?: string; timezone?: string; currency?: string }) {
+  const id = crypto.randomUUID();
+  await db.exec('INSERT INTO sites VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP)', [
+    id,
+    orgId,
+    `pk_live_${randomHex(16)}`,
+    input.domain,
+    input.name ?? input.domain,
+    input.timezone ?? 'UTC',
+    input.currency ?? 'USD',
+  ]);
+  return reload(db, cache, id);
+}
+
+export function getSite(cache: SiteCache, orgId: string, siteId: string): Site {
+  const site = cache.inOrg(orgId, siteId);
+  if (!site) throw notFound('Site not found');
+  return site;
+}
+
+export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string }) {
+  for (const field of ['name', 'timezone', 'currency'] as const) {
+    if (input[field] !== undefined) await db.exec(`UPDATE sites SET ${field} = ? WHERE id = ?::UUID`, [input[field]!, site.id]);
+  }
+  return reload(db, cache, site.id);
+}
+
+export async function deleteSite(db: Database, cache: SiteCache, site: Site) {
+  cache.remove(site.id);
+  await db.transaction(async (tx) => {
+    for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [site.id]);
+    await tx.exec('DELETE FROM sites WHERE id = ?::UUID', [site.id]);
+  });
+  for (const hook of cache.deleteHooks) await hook(site.id);
+  return { id: site.id };
+}
+
+async function reload(db: Database, cache: SiteCache, id: string): Promise<Site> {
+  const site = (await db.one<Site>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = ?::UUID`, [id]))!;
+  cache.put(site);
+  return site;
+}

@@ -1,0 +1,124 @@
+// The DuckDB handle: one instance per DATA_DIR, a small pool of connections, plain-JS rows out.
+import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Param = string | number | bigint | boolean | null | string[] | DuckDBValue;
+export type Row = Record<string, any>;
+
+export class DataDirLockedError extends Error {}
+
+/** DuckDB hands back bigint, Date and decimal wrappers; the API speaks JSON, so normalise once here. */
+function toPlain(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(toPlain);
+  if (typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as object)) out[k] = toPlain(x);
+    return out;
+  }
+  return v;
+}
+
+/** JS arrays become DuckDB lists (e.g. scopes, IN-lists bound as `= ANY(?)`). */
+const bindable = (params: Param[]) => params.map((p) => (Array.isArray(p) ? listValue(p) : p)) as DuckDBValue[];
+
+class Pool {
+  private idle: DuckDBConnection[] = [];
+  private waiters: ((c: DuckDBConnection) => void)[] = [];
+  constructor(conns: DuckDBConnection[]) { this.idle = conns; }
+  async acquire(): Promise<DuckDBConnection> {
+    const c = this.idle.pop();
+    if (c) return c;
+    return new Promise((r) => this.waiters.push(r));
+  }
+  release(c: DuckDBConnection) {
+    const w = this.waiters.shift();
+    if (w) w(c); else this.idle.push(c);
+  }
+}
+
+export class Database {
+  private constructor(private instance: DuckDBInstance, private pool: Pool, private all: DuckDBConnection[], readonly dataDir: string) {}
+
+  static async open(dataDir: string, poolSize = 4): Promise<Database> {
+    mkdirSync(dataDir, { recursive: true });
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'));
+    } catch (e) {
+      const msg = String((e as Error)?.message ?? e);
+      if (/lock/i.test(msg)) {
+        throw new DataDirLockedError(`DATA_DIR ${dataDir} is in use by another Tern server (its database is locked); stop that server or choose another DATA_DIR`);
+      }
+      throw e;
+    }
+    const conns: DuckDBConnection[] = [];
+    for (let i = 0; i < poolSize; i++) {
+      const c = await instance.connect();
+      // Stored timestamps are UTC; casts between TIMESTAMP and TIMESTAMPTZ must not depend on the host zone.
+      await c.run("SET TimeZone = 'UTC'");
+      conns.push(c);
+    }
+    return new Database(instance, new Pool(conns), conns, dataDir);
+  }
+
+  /** Run one statement with bound parameters and return its rows as plain JSON-ready objects. */
+  async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    const c = await this.pool.acquire();
+    try {
+      const reader = await c.runAndReadAll(sql, bindable(params));
+      return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
+    } finally {
+      this.pool.release(c);
+    }
+  }
+
+  async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+
+  async exec(sql: string, params: Param[] = []): Promise<void> {
+    const c = await this.pool.acquire();
+    try {
+      await c.run(sql, bindable(params));
+    } finally {
+      this.pool.release(c);
+    }
+  }
+
+  /** Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. */
+  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const c = await this.pool.acquire();
+    const tx = new Tx(c);
+    try {
+      await c.run('BEGIN TRANSACTION');
+      const out = await fn(tx);
+      await c.run('COMMIT');
+      return out;
+    } catch (e) {
+      await c.run('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      this.pool.release(c);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.all) c.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+export class Tx {
+  constructor(private c: DuckDBConnection) {}
+  async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    const reader = await this.c.runAndReadAll(sql, bindable(params));
+    return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
+  }
+  async exec(sql: string, params: Param[] = []): Promise<void> {
+    await this.c.run(sql, bindable(params));
+  }
+}

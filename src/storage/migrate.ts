@@ -1,0 +1,23 @@
+// Applies the numbered SQL files in storage/migrations once each, in order, at start.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from './database.ts';
+
+const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'migrations');
+
+export async function migrate(db: Database): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT current_timestamp)`);
+  const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
+  const files = readdirSync(dir).filter((f) => /^\d{4}-.*\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  for (const f of files) {
+    if (done.has(f)) continue;
+    const sql = readFileSync(join(dir, f), 'utf8');
+    await db.transaction(async (tx) => {
+      await tx.exec(sql);
+      await tx.exec('INSERT INTO schema_migrations (name) VALUES (?)', [f]);
+    });
+    applied.push(f);
+  }
+  return applied;
+}
