@@ -14,6 +14,9 @@ import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { goalsModule } from './goals/module.ts';
+import { funnelsModule } from './funnels/module.ts';
+import { annotationsModule } from './annotations/module.ts';
 import type { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
@@ -24,6 +27,9 @@ const modules: Module[] = [
   { name: 'organizations', routes: organizationRoutes },
   { name: 'sites', routes: siteRoutes },
   { name: 'keys', routes: keyRoutes },
+  goalsModule,
+  funnelsModule,
+  annotationsModule,
 ];
 
 export function createApp(ctx: AppContext) {

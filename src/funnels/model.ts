@@ -1,0 +1,39 @@
+// Funnel shapes (contract §8): 2–8 ordered steps and a conversion window.
+import { z } from 'zod';
+
+export const FUNNEL_WINDOWS = ['session', '1h', '1d', '7d', '30d'] as const;
+export type FunnelWindow = (typeof FUNNEL_WINDOWS)[number];
+
+export const StepSchema = z.object({
+  type: z.enum(['pageview', 'event', 'goal']),
+  /** pageview: a path glob like goals ('*' one segment, '**' any depth); event: an event name; goal: a goal id. */
+  value: z.string().trim().min(1).max(2000),
+  label: z.string().trim().min(1).max(200).optional(),
+});
+export type FunnelStep = z.infer<typeof StepSchema>;
+
+const Steps = z
+  .array(StepSchema)
+  .min(2)
+  .max(8)
+  .superRefine((steps, ctx) => {
+    steps.forEach((s, i) => {
+      if (s.type === 'pageview' && !s.value.startsWith('/')) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: "a pageview step's path must start with '/'" });
+    });
+  });
+const Name = z.string().trim().min(1).max(200);
+const Window = z.enum(FUNNEL_WINDOWS);
+
+export const FunnelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  steps: z.array(StepSchema),
+  window: Window,
+  created_at: z.string(),
+});
+export type Funnel = z.infer<typeof FunnelSchema>;
+
+export const CreateFunnelBody = z.object({ name: Name, steps: Steps, window: Window.default('session') });
+export type CreateFunnel = z.infer<typeof CreateFunnelBody>;
+export const PatchFunnelBody = z.object({ name: Name.optional(), steps: Steps.optional(), window: Window.optional() });
+export type PatchFunnel = z.infer<typeof PatchFunnelBody>;

@@ -1,0 +1,58 @@
+// Funnels of a site: list, create, update, delete. Goal steps must name a goal of the same site.
+import type { Database } from '../storage/database.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import type { CreateFunnel, Funnel, FunnelStep, PatchFunnel } from './model.ts';
+
+const COLUMNS = `id::VARCHAR AS id, name, steps::VARCHAR AS steps, conversion_window AS "window", created_at`;
+
+const shape = (row: Record<string, any>): Funnel => ({ ...row, steps: JSON.parse(row.steps) }) as Funnel;
+
+async function checkGoalSteps(db: Database, siteId: string, steps: FunnelStep[]) {
+  const ids = steps.filter((s) => s.type === 'goal').map((s) => s.value);
+  if (ids.length === 0) return;
+  const found = new Set(
+    (await db.query<{ id: string }>(`SELECT id::VARCHAR AS id FROM goals WHERE site_id = ? AND id::VARCHAR = ANY(?)`, [siteId, ids])).map((r) => r.id),
+  );
+  steps.forEach((s, i) => {
+    if (s.type === 'goal' && !found.has(s.value)) throw badRequest(`Invalid body field 'steps.${i}.value': no goal with this id in the site`);
+  });
+}
+
+export async function listFunnels(db: Database, siteId: string): Promise<Funnel[]> {
+  return (await db.query(`SELECT ${COLUMNS} FROM funnels WHERE site_id = ? ORDER BY created_at, id`, [siteId])).map(shape);
+}
+
+export async function getFunnel(db: Database, siteId: string, funnelId: string): Promise<Funnel> {
+  const row = await db.one(`SELECT ${COLUMNS} FROM funnels WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, funnelId]);
+  if (!row) throw notFound('Funnel not found');
+  return shape(row);
+}
+
+export async function createFunnel(db: Database, siteId: string, input: CreateFunnel): Promise<Funnel> {
+  await checkGoalSteps(db, siteId, input.steps);
+  const id = crypto.randomUUID();
+  await db.exec(`INSERT INTO funnels VALUES (?, ?, ?, ?::JSON, ?, now()::TIMESTAMP)`, [id, siteId, input.name, JSON.stringify(input.steps), input.window]);
+  return getFunnel(db, siteId, id);
+}
+
+export async function updateFunnel(db: Database, siteId: string, funnelId: string, input: PatchFunnel): Promise<Funnel> {
+  const funnel = await getFunnel(db, siteId, funnelId);
+  if (input.steps) await checkGoalSteps(db, siteId, input.steps);
+  await db.exec(`UPDATE funnels SET name = ?, steps = ?::JSON, conversion_window = ? WHERE id = ?::UUID`, [
+    input.name ?? funnel.name,
+    JSON.stringify(input.steps ?? funnel.steps),
+    input.window ?? funnel.window,
+    funnel.id,
+  ]);
+  return getFunnel(db, siteId, funnel.id);
+}
+
+export async function deleteFunnel(db: Database, siteId: string, funnelId: string) {
+  const funnel = await getFunnel(db, siteId, funnelId);
+  await db.exec(`DELETE FROM funnels WHERE id = ?::UUID`, [funnel.id]);
+  return { id: funnel.id };
+}
+
+export async function deleteSiteFunnels(db: Database, siteId: string) {
+  await db.exec(`DELETE FROM funnels WHERE site_id = ?`, [siteId]);
+}

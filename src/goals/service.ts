@@ -1,0 +1,61 @@
+// Goals of a site: list, create, update, archive/unarchive; rows shaped as the API shows them.
+import type { Database } from '../storage/database.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import type { CreateGoal, Goal, PatchGoal } from './model.ts';
+
+const COLUMNS = `id::VARCHAR AS id, name, type, path, event_name, value, archived, created_at`;
+
+/** Absent optional fields are left out rather than sent as null (contract: `path?`, `event_name?`, `value?`). */
+function shape(row: Record<string, any>): Goal {
+  const goal: Record<string, any> = {};
+  for (const [k, v] of Object.entries(row)) if (v !== null) goal[k] = v;
+  return goal as Goal;
+}
+
+export async function listGoals(db: Database, siteId: string, includeArchived = false): Promise<Goal[]> {
+  const rows = await db.query(
+    `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND (? OR NOT archived) ORDER BY created_at, id`,
+    [siteId, includeArchived],
+  );
+  return rows.map(shape);
+}
+
+export async function getGoal(db: Database, siteId: string, goalId: string): Promise<Goal> {
+  const row = await db.one(`SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]);
+  if (!row) throw notFound('Goal not found');
+  return shape(row);
+}
+
+export async function createGoal(db: Database, siteId: string, input: CreateGoal): Promise<Goal> {
+  const id = crypto.randomUUID();
+  await db.exec(
+    `INSERT INTO goals (id, site_id, name, type, path, event_name, value, archived, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, false, now()::TIMESTAMP)`,
+    [id, siteId, input.name, input.type, input.path ?? null, input.event_name ?? null, input.value ?? null],
+  );
+  return getGoal(db, siteId, id);
+}
+
+export async function updateGoal(db: Database, siteId: string, goalId: string, input: PatchGoal): Promise<Goal> {
+  const goal = await getGoal(db, siteId, goalId);
+  if (input.path !== undefined && goal.type !== 'pageview') throw badRequest(`Invalid body field 'path': is only allowed on a pageview goal`);
+  if (input.event_name !== undefined && goal.type !== 'event') throw badRequest(`Invalid body field 'event_name': is only allowed on an event goal`);
+  const next = {
+    name: input.name ?? goal.name,
+    path: input.path ?? goal.path ?? null,
+    event_name: input.event_name ?? goal.event_name ?? null,
+    value: input.value === undefined ? goal.value ?? null : input.value,
+  };
+  await db.exec(`UPDATE goals SET name = ?, path = ?, event_name = ?, value = ? WHERE id = ?::UUID`, [next.name, next.path, next.event_name, next.value, goal.id]);
+  return getGoal(db, siteId, goal.id);
+}
+
+export async function setArchived(db: Database, siteId: string, goalId: string, archived: boolean): Promise<Goal> {
+  const goal = await getGoal(db, siteId, goalId);
+  await db.exec(`UPDATE goals SET archived = ? WHERE id = ?::UUID`, [archived, goal.id]);
+  return { ...goal, archived };
+}
+
+export async function deleteSiteGoals(db: Database, siteId: string) {
+  await db.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
+}
