@@ -1,6 +1,13 @@
 // Enrichment entry point: raw request facts → the derived columns stored with every event.
-// PLACEHOLDER implementation: the enrichment modules (user-agent, geo, referrer, channel, url, screen)
-// replace the bodies below; the types are the contract the ingest pipeline codes against.
+// Each concern lives in its own module; this file only wires them together.
+import { parseUserAgent } from './user-agent.ts';
+import { geolocate } from './geo.ts';
+import { parsePageUrl } from './url.ts';
+import { resolveSource } from './referrer.ts';
+import { channelOf } from './channel.ts';
+import { screenClass } from './screen.ts';
+
+export { isBotAgent } from './bot.ts';
 
 export type RawContext = {
   url: string;
@@ -34,17 +41,32 @@ export type Enriched = {
   screen: string | null;
 };
 
-/** True when the user agent belongs to a bot or crawler: such events are answered 202 and dropped. */
-export function isBotAgent(userAgent: string): boolean {
-  return userAgent === '';
-}
-
 export function enrich(raw: RawContext): Enriched {
-  const u = new URL(raw.url);
+  const page = parsePageUrl(raw.url);
+  const { referrer, source } = resolveSource({
+    referrer: raw.referrer, params: page.params, pageHost: page.hostname, siteDomain: raw.siteDomain,
+  });
+  const ua = parseUserAgent(raw.userAgent);
+  const geo = geolocate(raw.ip);
   return {
-    hostname: u.hostname, path: u.pathname, referrer: raw.referrer ?? null, source: null, channel: 'Direct',
-    utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null,
-    country: null, region: null, city: null, browser: null, browser_version: null, os: null, os_version: null,
-    device: null, screen: null,
+    hostname: page.hostname,
+    path: page.path,
+    referrer,
+    source,
+    channel: channelOf({ ...page, source }),
+    utm_source: page.utm_source,
+    utm_medium: page.utm_medium,
+    utm_campaign: page.utm_campaign,
+    utm_term: page.utm_term,
+    utm_content: page.utm_content,
+    country: geo.country,
+    region: geo.region,
+    city: geo.city,
+    browser: ua.browser,
+    browser_version: ua.browser_version,
+    os: ua.os,
+    os_version: ua.os_version,
+    device: ua.device,
+    screen: screenClass(raw.screenWidth),
   };
 }

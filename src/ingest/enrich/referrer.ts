@@ -1,0 +1,58 @@
+// Referrer URL + campaign tags on the landing URL → the visit's traffic source ("Google",
+// "Newsletter", "blog.example.org"), with self-referrals dropped.
+import { sourceForHost, sourceForTag } from './known-sources.ts';
+import { normalizeHost, param } from './url.ts';
+
+export const MAX_REFERRER = 2000;
+
+export type SourceInput = {
+  referrer: string | null | undefined;
+  /** Query parameters of the page URL. */
+  params: URLSearchParams | null;
+  /** Hostname of the page itself (normalized). */
+  pageHost: string | null;
+  /** The site's configured domain: it and its subdomains never count as a source. */
+  siteDomain: string;
+};
+
+export type SourceInfo = { referrer: string | null; source: string | null };
+
+/** Trimmed referrer as stored; empty → null. */
+export function cleanReferrer(referrer: string | null | undefined): string | null {
+  const r = referrer?.trim();
+  if (!r) return null;
+  return r.length > MAX_REFERRER ? r.slice(0, MAX_REFERRER) : r;
+}
+
+function isOwnHost(host: string, pageHost: string | null, siteDomain: string): boolean {
+  const site = normalizeHost(siteDomain);
+  return host === site || host.endsWith(`.${site}`) || host === pageHost || host === 'localhost';
+}
+
+/** Source named by the referring URL, or null for none, self-referrals and non-web referrers. */
+export function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(referrer);
+  } catch {
+    return null;
+  }
+  const app = u.protocol === 'android-app:';
+  if (!app && u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (!u.hostname) return null;
+  const host = normalizeHost(u.hostname);
+  if (isOwnHost(host, pageHost, siteDomain)) return null;
+  return sourceForHost(host) ?? (app ? `android-app://${host}` : host);
+}
+
+/**
+ * An explicit campaign tag (utm_source, else source, else ref) wins over the Referer: the site
+ * owner tagged the link on purpose, and webmail or app referrers would otherwise hide a
+ * newsletter. This is what Plausible and Google Analytics do. Known spellings are canonicalized.
+ */
+export function resolveSource(input: SourceInput): SourceInfo {
+  const referrer = cleanReferrer(input.referrer);
+  const tag = param(input.params, 'utm_source') ?? param(input.params, 'source') ?? param(input.params, 'ref');
+  if (tag) return { referrer, source: sourceForTag(tag) ?? tag };
+  return { referrer, source: referrer ? referrerSource(referrer, input.pageHost, input.siteDomain) : null };
+}

@@ -1,0 +1,67 @@
+// User-Agent string → browser, OS (names and major.minor versions) and device class.
+import { UAParser } from 'ua-parser-js';
+import { lru } from 'tiny-lru';
+
+export type UserAgentInfo = {
+  browser: string | null;
+  browser_version: string | null;
+  os: string | null;
+  os_version: string | null;
+  device: 'desktop' | 'mobile' | 'tablet' | null;
+};
+
+const NONE: UserAgentInfo = { browser: null, browser_version: null, os: null, os_version: null, device: null };
+
+// ua-parser names the mobile builds apart ("Mobile Safari"); the device column already says
+// "mobile", so one browser shows as one row in the browser breakdown.
+const BROWSER_ALIASES: Record<string, string> = {
+  'Mobile Safari': 'Safari',
+  'Mobile Chrome': 'Chrome',
+  'Mobile Firefox': 'Firefox',
+};
+
+// ua-parser device types beyond the three we report: wearables browse like phones;
+// TVs, consoles and embedded screens like desktops (big screen, no touch-first layout).
+const DEVICE_CLASS: Record<string, UserAgentInfo['device']> = {
+  mobile: 'mobile',
+  wearable: 'mobile',
+  tablet: 'tablet',
+};
+
+/** "124.0.6367.82" → "124.0": patch and build numbers split breakdowns into noise. */
+export function majorMinor(version: string | undefined): string | null {
+  if (!version) return null;
+  const m = /^(\d+)(?:[._](\d+))?/.exec(version);
+  if (!m) return version.slice(0, 20);
+  return m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
+}
+
+function parse(userAgent: string): UserAgentInfo {
+  if (userAgent.trim() === '') return NONE;
+  const r = new UAParser(userAgent).getResult();
+  const browser = r.browser.name ? (BROWSER_ALIASES[r.browser.name] ?? r.browser.name) : null;
+  // Nothing recognised: no basis for guessing a device either.
+  if (!browser && !r.os.name && !r.device.type) return NONE;
+  return {
+    browser,
+    browser_version: browser ? majorMinor(r.browser.version) : null,
+    os: r.os.name ?? null,
+    os_version: r.os.name ? majorMinor(r.os.version) : null,
+    device: r.device.type ? (DEVICE_CLASS[r.device.type] ?? 'desktop') : 'desktop',
+  };
+}
+
+// User agents repeat heavily (a few hundred cover most traffic) and a parse costs ~40 µs.
+const cache = lru<UserAgentInfo>(10_000);
+const MAX_UA_LENGTH = 1000;
+
+/** Parsed user agent; results are shared cached objects — treat them as read-only. */
+export function parseUserAgent(userAgent: string): UserAgentInfo {
+  const ua = userAgent.length > MAX_UA_LENGTH ? userAgent.slice(0, MAX_UA_LENGTH) : userAgent;
+  let info = cache.get(ua);
+  if (info === undefined) {
+    info = parse(ua);
+    cache.set(ua, info);
+  }
+  return info;
+}
