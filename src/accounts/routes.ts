@@ -1,23 +1,20 @@
 // /api/v1/auth: register, login (rate-limited per client IP), logout, me.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
+import type { Auth } from '../module.ts';
 import { envelope, ok, errorResponses } from '../http/envelope.ts';
-import { clientIp } from '../http/client-ip.ts';
+import { ipLimitHooks } from '../http/ip-limit.ts';
+import { decoyHash } from '../security/passwords.ts';
 import { userOf } from '../http/auth.ts';
 import { endSession } from './sessions.ts';
 import { LoginBody, LoginResult, MeResult, RegisterBody, RegisterResult } from './model.ts';
 import * as accounts from './service.ts';
 import { z } from 'zod';
 
-export const accountRoutes = (ctx: AppContext, auth: ReturnType<typeof import('../http/auth.ts').authPlugin>) => {
-  const limited = {
-    transform({ request, set }: any) {
-      const verdict = ctx.limiters.auth.hit(`ip:${clientIp(request, ctx.config.trustProxy)}`);
-      Object.assign(set.headers, verdict.headers);
-    },
-    // Parse is skipped when the limit is hit, so a flood of junk bodies still gets 429 first.
-    parse: [({ request }: any) => (ctx.limiters.auth.peekOver(`ip:${clientIp(request, ctx.config.trustProxy)}`) ? {} : undefined)],
-  };
+export const accountRoutes = (ctx: AppContext, auth: Auth) => {
+  const limited = ipLimitHooks(ctx.limiters.auth, ctx.config.trustProxy);
+  // Pay for the decoy hash now, not on the first login with an unknown email.
+  void decoyHash();
   return new Elysia({ prefix: '/api/v1/auth', tags: ['Auth'] })
     .use(auth)
     .post('/register', async ({ body, set }) => {

@@ -2,10 +2,11 @@
 import type { Database } from '../storage/database.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 
+export const SESSION_PREFIX = 'ses_';
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 export async function createSession(db: Database, userId: string) {
-  const token = `ses_${randomHex(32)}`;
+  const token = `${SESSION_PREFIX}${randomHex(32)}`;
   const expires = new Date(Date.now() + LIFETIME_MS);
   await db.exec('INSERT INTO sessions VALUES (?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)', [sha256(token), userId, expires.toISOString()]);
   return { token, expires_at: expires.toISOString() };

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { authenticateKey, KEY_PREFIX, KeyUsage, type AuthenticatedKey } from '../keys/service.ts';
-import { sessionUser } from '../accounts/sessions.ts';
+import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
 import type { Scope } from '../keys/model.ts';
 import type { Site } from '../sites/model.ts';
@@ -41,7 +41,8 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
       rateHeaders = ctx.limiters.data.hit(`key:${key.id}`).headers;
     } else {
       const userId = await sessionUser(ctx.db, token);
-      if (!userId) throw unauthorized('Invalid or expired session');
+      // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
+      if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
       principal = { kind: 'session', userId, token };
       rateHeaders = ctx.limiters.data.hit(`user:${userId}`).headers;
     }
@@ -92,11 +93,15 @@ export function authPlugin(ctx: AppContext) {
     return p;
   };
   const hooks = (need: Need) => ({
-    // Parse runs before body validation: a failed check short-circuits parsing, transform rethrows it.
+    // Parse runs before body parsing and validation. A failed check short-circuits parsing (an error
+    // thrown here would become a 400 PARSE error) and transform rethrows it; a passed check sets the
+    // rate-limit headers now so that a 400 for a malformed body carries them too.
     parse: [
-      async ({ request, params }: any) => {
-        const ok = await run(need, request, params).then(() => true, () => false);
-        return ok ? undefined : {};
+      async ({ request, params, set }: any) => {
+        const access = await run(need, request, params).catch(() => undefined);
+        if (!access) return {};
+        Object.assign(set.headers, access.rateHeaders);
+        return undefined;
       },
     ],
     async transform({ request, params, set }: any) {

@@ -10,7 +10,7 @@ function describeValidation(error: any): string {
     ? String(first.path).replace(/^\//, '').replace(/\//g, '.')
     : Array.isArray(first?.issues?.[0]?.path) ? first.issues[0].path.join('.') : '';
   const detail: string = first?.summary ?? first?.message ?? 'is invalid';
-  if (path) return `Invalid ${where} field '${path}': ${detail}`;
+  if (path && path !== 'root') return `Invalid ${where} field '${path}': ${detail}`;
   return `Invalid ${where}: ${detail}`;
 }
 

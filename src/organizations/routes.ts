@@ -11,9 +11,9 @@ import * as orgs from './service.ts';
 export const organizationRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) =>
   new Elysia({ prefix: '/api/v1/organizations', tags: ['Organizations'] })
     .use(auth)
-    .get('/', async ({ access }) => ok({ organizations: await orgs.listOrganizations(ctx.db, userOf(access)) }),
+    .get('', async ({ access }) => ok({ organizations: await orgs.listOrganizations(ctx.db, userOf(access)) }),
       { session: true, response: { 200: envelope(z.object({ organizations: z.array(OrganizationSchema) })), ...errorResponses } })
-    .post('/', async ({ access, body, set }) => {
+    .post('', async ({ access, body, set }) => {
       set.status = 201;
       return ok(await orgs.createOrganization(ctx.db, userOf(access), { name: body.name, plan: body.plan ?? ctx.config.defaultPlan }));
     }, { session: true, body: CreateOrganizationBody, response: { 201: envelope(OrganizationSchema), ...errorResponses } })

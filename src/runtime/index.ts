@@ -14,13 +14,27 @@ export function socketAddress(request: Request): string {
   return socketAddresses.get(request) ?? '';
 }
 
+/** The largest request body any route accepts (ingest has its own, smaller limit). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Declared-too-large bodies get the API's JSON error shape instead of the runtime's bare 413. */
+function guarded(handler: Handler): Handler {
+  return (request) => {
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_BODY_BYTES) return Response.json({ error: 'Request body too large' }, { status: 413 });
+    return handler(request);
+  };
+}
+
 export async function serve(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
+  handler = guarded(handler);
   if (runtimeName === 'bun') {
     const server = Bun.serve({
       port: opts.port,
       hostname: opts.hostname,
-      // Ingest enforces its own 64 KiB limit while streaming; this is the outer guard for everything else.
-      maxRequestBodySize: 16 * 1024 * 1024,
+      // Above guarded()'s limit so that a declared length meets the JSON 413 first; this still stops
+      // chunked bodies (no Content-Length) that grow without end.
+      maxRequestBodySize: 4 * MAX_BODY_BYTES,
       idleTimeout: 30,
       fetch(request: Request, srv: any) {
         const addr = srv.requestIP(request);

@@ -10,11 +10,11 @@ import * as sites from './service.ts';
 export const siteRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites', tags: ['Sites'] })
     .use(auth)
-    .get('/', ({ access }) => ok({ sites: ctx.sites.ofOrg(access.orgId!).map(sites.publicSite) }),
+    .get('', ({ access }) => ok({ sites: ctx.sites.ofOrg(access.orgId!).map(sites.publicSite) }),
       { scope: 'sites:read', response: { 200: envelope(z.object({ sites: z.array(SiteSchema) })), ...errorResponses } })
     .get('/:siteId', ({ access }) => ok(sites.publicSite(access.site!)),
       { scope: 'sites:read', response: { 200: envelope(SiteSchema), ...errorResponses } })
-    .post('/', async ({ access, body, set }) => {
+    .post('', async ({ access, body, set }) => {
       set.status = 201;
       return ok(sites.publicSite(await sites.createSite(ctx.db, ctx.sites, access.orgId!, body)));
     }, { session: true, body: CreateSiteBody, response: { 201: envelope(SiteSchema), ...errorResponses } })
