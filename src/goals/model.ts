@@ -35,3 +35,18 @@ export const PatchGoalBody = z.object({ name: Name.optional(), path: Path.option
 export type PatchGoal = z.infer<typeof PatchGoalBody>;
 
 export const GoalListQuery = z.object({ include_archived: z.enum(['true', 'false']).optional() });
+
+const RangeSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
+const Metrics = { visitors: z.number(), completions: z.number(), conversion_rate: z.number(), revenue: z.number() };
+export const GoalsStatsSchema = z.object({ range: RangeSchema, goals: z.array(z.object({ id: z.string(), name: z.string(), ...Metrics })) });
+export const GoalStatsSchema = z.object({
+  range: RangeSchema,
+  goal: GoalSchema,
+  interval: z.string(),
+  metrics: z.object(Metrics),
+  points: z.array(z.object({ date: z.string(), ...Metrics })),
+});
+export const CompletionsSchema = z.object({
+  completions: z.array(z.object({ timestamp: z.string(), visitor_id: z.string().nullable(), page: z.string().nullable(), event_name: z.string().nullable(), revenue: z.number() })),
+  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number() }),
+});

@@ -4,8 +4,11 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
-import { CreateGoalBody, GoalListQuery, GoalSchema, PatchGoalBody } from './model.ts';
+import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
+import * as stats from './stats.ts';
+import { ChartQuery, PeriodQuery } from '../query/goals-scope.ts';
+import { PageQuery } from '../visitors/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 
@@ -40,4 +43,22 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     .post('/:goalId/unarchive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, false)), {
       scope: 'goals:write',
       response: GoalResponse,
+    })
+    .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx.db, access.site!, query)), {
+      scope: 'goals:read',
+      query: PeriodQuery.extend(GoalListQuery.shape),
+      response: { 200: envelope(GoalsStatsSchema), ...errorResponses },
+      detail: { summary: 'Per-goal visitors, completions, conversion rate (% of all visitors in range) and revenue (event revenue + value per completion)' },
+    })
+    .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx.db, access.site!, params.goalId, query)), {
+      scope: 'goals:read',
+      query: ChartQuery,
+      response: { 200: envelope(GoalStatsSchema), ...errorResponses },
+      detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
+    })
+    .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx.db, access.site!, params.goalId, query)), {
+      scope: 'goals:read',
+      query: PeriodQuery.extend(PageQuery.shape),
+      response: { 200: envelope(CompletionsSchema), ...errorResponses },
+      detail: { summary: 'Completions newest first, paginated (page ≥ 1, limit 1–100, default 50); all time unless period parameters are given' },
     });

@@ -1,0 +1,35 @@
+// Common query parameters (contract §7) → a Scope {site, range, filters} for goal and funnel reports.
+import { z } from 'zod';
+import type { Database } from '../storage/database.ts';
+import type { Site } from '../sites/model.ts';
+import { tableSource } from '../storage/sources.ts';
+import { resolvePeriod } from './period.ts';
+import { resolveFilters } from './filters.ts';
+import { INTERVALS } from './goals-interval.ts';
+import type { Scope } from './scope.ts';
+
+export const PeriodQuery = z.object({
+  period: z.string().optional(),
+  date: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  filters: z.string().optional(),
+});
+export type PeriodQueryInput = z.infer<typeof PeriodQuery>;
+export const ChartQuery = PeriodQuery.extend({ interval: z.enum(INTERVALS).optional() });
+
+/** The local date of the site's first stored visit, for period=all. */
+async function firstVisitDate(db: Database, site: Site): Promise<string | null> {
+  const src = tableSource('visits', site.id);
+  const row = await db.one(`SELECT strftime(timezone(?, min(start_ts)::TIMESTAMPTZ), '%Y-%m-%d') AS d FROM ${src.sql} v`, [site.timezone, ...src.params]);
+  return row?.d ?? null;
+}
+
+export async function resolveScope(db: Database, site: Site, q: PeriodQueryInput): Promise<Scope> {
+  const range = await resolvePeriod(q, site.timezone, () => firstVisitDate(db, site));
+  const filters = await resolveFilters(db, site.id, q.filters);
+  return { site, range, filters };
+}
+
+/** True when the caller gave no period parameter at all (lists then default to all time). */
+export const noPeriodGiven = (q: PeriodQueryInput) => [q.period, q.date, q.from, q.to, q.filters].every((v) => v === undefined);

@@ -1,0 +1,73 @@
+// Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
+// Each is one scan over the scope's events (eventsSource → tableSource); goal matching is in goals-match.ts.
+import type { Database } from '../storage/database.ts';
+import { tableSource } from '../storage/sources.ts';
+import { goalMatch, matchCondition } from './goals-match.ts';
+import { BUCKET_FORMAT, bucketLabels, type Interval } from './goals-interval.ts';
+import { eventsSource, type Scope } from './scope.ts';
+import { join, sql, frag, type Fragment } from './sql.ts';
+import { conversionRate, money } from './metrics.ts';
+
+export type GoalDef = { id: string; name: string; type: string; path?: string | null; event_name?: string | null; value?: number | null };
+export type GoalMetrics = { visitors: number; completions: number; conversion_rate: number; revenue: number };
+
+/** A completion is worth the event's own revenue plus the goal's value. */
+const revenueOf = (eventRevenue: number, completions: number, value?: number | null) => money(eventRevenue + (value ?? 0) * completions);
+
+/** completions, converting visitors and event revenue of one goal, as aggregate columns. */
+const goalAggregates = (g: GoalDef, suffix = ''): Fragment => {
+  const c = matchCondition(goalMatch(g));
+  return sql`count(*) FILTER (WHERE ${c}) AS ${frag(`completions${suffix}`)},
+    count(DISTINCT visitor_id) FILTER (WHERE ${c}) AS ${frag(`visitors${suffix}`)},
+    coalesce(sum(revenue) FILTER (WHERE ${c}), 0)::DOUBLE AS ${frag(`revenue${suffix}`)}`;
+};
+
+const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''): GoalMetrics => {
+  const visitors = r?.[`visitors${suffix}`] ?? 0;
+  const completions = r?.[`completions${suffix}`] ?? 0;
+  return { visitors, completions, conversion_rate: conversionRate(visitors, r?.total ?? 0), revenue: revenueOf(r?.[`revenue${suffix}`] ?? 0, completions, g.value) };
+};
+
+/** Totals for every goal over the scope, in one scan; conversion rate is against all visitors in scope. */
+export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
+  const cols = join([frag('count(DISTINCT visitor_id) AS total'), ...goals.map((g, i) => goalAggregates(g, `_${i}`))], ', ');
+  const q = sql`SELECT ${cols} FROM ${eventsSource(scope)} e`;
+  const [row] = await db.query(q.sql, q.params);
+  return goals.map((g, i) => ({ id: g.id, name: g.name, ...metricsOf(row, g, `_${i}`) }));
+}
+
+/** One goal's totals and a point per interval bucket (every bucket present, empty ones zero). */
+export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
+  // interval comes from the INTERVALS allow-list; the zone is bound.
+  const bucket = sql`strftime(date_trunc(${frag(`'${interval}'`)}, timezone(${scope.range.timezone}, ts::TIMESTAMPTZ)), ${frag(`'${BUCKET_FORMAT[interval]}'`)})`;
+  const q = sql`SELECT bucket, grouping(bucket) AS is_total, count(DISTINCT visitor_id) AS total, ${goalAggregates(goal)}
+    FROM (SELECT *, ${bucket} AS bucket FROM ${eventsSource(scope)} e)
+    GROUP BY GROUPING SETS ((bucket), ())`;
+  const rows = await db.query(q.sql, q.params);
+  const byBucket = new Map(rows.filter((r) => !r.is_total).map((r) => [r.bucket, r]));
+  return {
+    metrics: metricsOf(rows.find((r) => r.is_total), goal),
+    points: bucketLabels(scope.range, interval).map((date) => ({ date, ...metricsOf(byBucket.get(date), goal) })),
+  };
+}
+
+/** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
+export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: { page: number; limit: number }, scope?: Scope) {
+  const src = scope ? eventsSource(scope) : tableSource('events', siteId);
+  const c = matchCondition(goalMatch(goal), 'e');
+  const q = sql`SELECT e.ts AS timestamp, v.id::VARCHAR AS visitor_id, e.path AS page, e.event_name,
+      (coalesce(e.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue, count(*) OVER () AS total
+    FROM ${src} e LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = e.visitor_id
+    WHERE ${c}
+    ORDER BY e.ts DESC, e.visitor_id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`;
+  const rows = await db.query(q.sql, q.params);
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && page.page > 1) {
+    const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
+    total = (await db.query(n.sql, n.params))[0]!.n;
+  }
+  return {
+    completions: rows.map(({ total: _t, revenue, ...r }) => ({ ...r, revenue: money(revenue) })),
+    pagination: { total, page: page.page, limit: page.limit },
+  };
+}
