@@ -20,6 +20,9 @@ const BROWSER_ALIASES: Record<string, string> = {
   'Mobile Firefox': 'Firefox',
 };
 
+// ua-parser 1.x still uses the pre-2016 name.
+const OS_ALIASES: Record<string, string> = { 'Mac OS': 'macOS' };
+
 // ua-parser device types beyond the three we report: wearables browse like phones;
 // TVs, consoles and embedded screens like desktops (big screen, no touch-first layout).
 const DEVICE_CLASS: Record<string, UserAgentInfo['device']> = {
@@ -45,7 +48,7 @@ function parse(userAgent: string): UserAgentInfo {
   return {
     browser,
     browser_version: browser ? majorMinor(r.browser.version) : null,
-    os: r.os.name ?? null,
+    os: r.os.name ? (OS_ALIASES[r.os.name] ?? r.os.name) : null,
     os_version: r.os.name ? majorMinor(r.os.version) : null,
     device: r.device.type ? (DEVICE_CLASS[r.device.type] ?? 'desktop') : 'desktop',
   };
