@@ -20,6 +20,7 @@ import { annotationsModule } from './annotations/module.ts';
 import type { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
+import { trackerModule } from './tracker/module.ts';
 
 /** Every feature, in start order. Add a module here; nothing else in this file needs to change. */
 const modules: Module[] = [
@@ -30,6 +31,7 @@ const modules: Module[] = [
   goalsModule,
   funnelsModule,
   annotationsModule,
+  trackerModule,
 ];
 
 export function createApp(ctx: AppContext) {
