@@ -1,6 +1,7 @@
 // Session tokens: 256 random bits handed out once, only their SHA-256 kept, valid 30 days.
 import type { Database } from '../storage/database.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
+import { CredentialCache } from '../security/credential-cache.ts';
 
 export const SESSION_PREFIX = 'ses_';
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -12,15 +13,23 @@ export async function createSession(db: Database, userId: string) {
   return { token, expires_at: expires.toISOString() };
 }
 
+const cache = new CredentialCache<{ userId: string; expiresMs: number }>();
+
 /** The user id behind a live session token, or undefined. */
 export async function sessionUser(db: Database, token: string): Promise<string | undefined> {
-  const row = await db.one<{ user_id: string }>(
-    'SELECT user_id::VARCHAR AS user_id FROM sessions WHERE token_hash = ? AND expires_at > now()::TIMESTAMP',
-    [sha256(token)],
-  );
-  return row?.user_id;
+  const hash = sha256(token);
+  const session = await cache.get(hash, async () => {
+    const row = await db.one<{ user_id: string; expires_at: string }>(
+      'SELECT user_id::VARCHAR AS user_id, expires_at FROM sessions WHERE token_hash = ? AND expires_at > now()::TIMESTAMP',
+      [hash],
+    );
+    return row && { userId: row.user_id, expiresMs: Date.parse(row.expires_at) };
+  });
+  return session && session.expiresMs > Date.now() ? session.userId : undefined;
 }
 
 export async function endSession(db: Database, token: string) {
-  await db.exec('DELETE FROM sessions WHERE token_hash = ?', [sha256(token)]);
+  const hash = sha256(token);
+  await db.exec('DELETE FROM sessions WHERE token_hash = ?', [hash]);
+  cache.forget(hash);
 }

@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
-import { authenticateKey, KEY_PREFIX, KeyUsage, type AuthenticatedKey } from '../keys/service.ts';
+import { authenticateKey, KEY_PREFIX, KeyUsage, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
 import type { Scope } from '../keys/model.ts';
@@ -36,7 +36,7 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
     if (!token) throw unauthorized('Missing or invalid Authorization header');
     if (token.startsWith(KEY_PREFIX)) {
       const key = await authenticateKey(ctx.db, token, usage);
-      if (key.plan === 'maker') throw new ApiError(402, 'API key access requires a Startup plan or higher');
+      if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
       principal = { kind: 'key', key };
       rateHeaders = ctx.limiters.data.hit(`key:${key.id}`).headers;
     } else {

@@ -3,9 +3,7 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../http/auth.ts';
-import { ApiError } from '../http/errors.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
-import { getOrganization } from '../organizations/service.ts';
 import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, RevokedKeySchema } from './model.ts';
 import * as keys from './service.ts';
 
@@ -13,12 +11,10 @@ export const keyRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) 
   new Elysia({ prefix: '/api/v1/organizations/:orgId/api-keys', tags: ['API keys'] })
     .use(auth)
     .post('', async ({ access, body, set }) => {
-      const org = (await getOrganization(ctx.db, access.orgId!))!;
-      if (org.plan === 'maker') throw new ApiError(402, 'API key access requires a Startup plan or higher');
       set.status = 201;
       return ok(await keys.createKey(ctx.db, access.orgId!, body));
     }, { session: true, body: CreateKeyBody, response: { 201: envelope(CreatedKeySchema), ...errorResponses }, detail: { summary: 'Create a key; the full key is in this response only' } })
-    .get('', async ({ access }) => ok({ api_keys: await keys.listKeys(ctx.db, access.orgId!) }),
+    .get('', async ({ access }) => ok({ api_keys: await keys.listKeys(ctx.db, access.orgId!, ctx.extras.keyUsage as keys.KeyUsage) }),
       { session: true, response: { 200: envelope(z.object({ api_keys: z.array(ApiKeySchema) })), ...errorResponses } })
     .delete('/:keyId', async ({ access, params }) => ok(await keys.revokeKey(ctx.db, access.orgId!, params.keyId)),
       { session: true, response: { 200: envelope(RevokedKeySchema), ...errorResponses }, detail: { summary: 'Revoke a key; effective on the next request' } });

@@ -2,6 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
+import { CredentialCache } from '../security/credential-cache.ts';
 import type { Scope } from './model.ts';
 
 export const KEY_PREFIX = 'sk_live_';
@@ -12,7 +13,16 @@ const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS ke
 
 export type AuthenticatedKey = { id: string; org_id: string; scopes: Scope[]; plan: string };
 
+const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>();
+
+/** Call after an organization's plan changed: cached keys carry the plan they were looked up with. */
+export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) => k.org_id === orgId);
+
+export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
+
 export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string }) {
+  const org = await db.one<{ plan: string }>('SELECT plan FROM organizations WHERE id = ?::UUID', [orgId]);
+  if (org?.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
   const expires = input.expires_at ? new Date(input.expires_at) : null;
   if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
   const key = `${KEY_PREFIX}${randomHex(16)}`;
@@ -33,16 +43,19 @@ export async function createKey(db: Database, orgId: string, input: { name: stri
   return { id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
 }
 
-export async function listKeys(db: Database, orgId: string) {
+/** Pending last-use times are written first, so the list shows a use made a moment ago. */
+export async function listKeys(db: Database, orgId: string, usage?: KeyUsage) {
+  await usage?.flush();
   return db.query(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [orgId]);
 }
 
 export async function revokeKey(db: Database, orgId: string, keyId: string) {
   const hit = await db.query(
-    `UPDATE api_keys SET revoked_at = now()::TIMESTAMP WHERE id = TRY_CAST(? AS UUID) AND org_id = ?::UUID AND revoked_at IS NULL RETURNING id`,
+    `UPDATE api_keys SET revoked_at = now()::TIMESTAMP WHERE id = TRY_CAST(? AS UUID) AND org_id = ?::UUID AND revoked_at IS NULL RETURNING id::VARCHAR AS id`,
     [keyId, orgId],
   );
   if (hit.length === 0) throw notFound('API key not found');
+  cache.invalidate((k) => k.id === hit[0].id);
   return { id: keyId, status: 'revoked' as const };
 }
 
@@ -51,14 +64,21 @@ export async function revokeKey(db: Database, orgId: string, keyId: string) {
  * written at most every few seconds, so a request never waits on a write.
  */
 export async function authenticateKey(db: Database, presented: string, usage: KeyUsage): Promise<AuthenticatedKey> {
-  const row = await db.one<AuthenticatedKey>(
-    `SELECT k.id::VARCHAR AS id, k.org_id::VARCHAR AS org_id, k.scopes, o.plan FROM api_keys k JOIN organizations o ON o.id = k.org_id
-     WHERE k.key_hash = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()::TIMESTAMP)`,
-    [sha256(presented)],
-  );
-  if (!row) throw new ApiError(401, 'Invalid or expired API key');
-  usage.touch(row.id);
-  return row;
+  const hash = sha256(presented);
+  const found = await cache.get(hash, async () => {
+    const row = await db.one<AuthenticatedKey & { expires_at: string | null }>(
+      `SELECT k.id::VARCHAR AS id, k.org_id::VARCHAR AS org_id, k.scopes, o.plan, k.expires_at FROM api_keys k JOIN organizations o ON o.id = k.org_id
+       WHERE k.key_hash = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()::TIMESTAMP)`,
+      [hash],
+    );
+    if (!row) return undefined;
+    const { expires_at, ...key } = row;
+    return { ...key, expiresMs: expires_at ? Date.parse(expires_at) : Infinity };
+  });
+  if (!found || found.expiresMs <= Date.now()) throw new ApiError(401, 'Invalid or expired API key');
+  usage.touch(found.id);
+  const { expiresMs: _, ...key } = found;
+  return key;
 }
 
 /** Collects last-use times and flushes them in one UPDATE per interval. */

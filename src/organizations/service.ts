@@ -2,6 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { Organization, Plan } from './model.ts';
+import { forgetOrganizationKeys } from '../keys/service.ts';
 
 const COLUMNS = `o.id::VARCHAR AS id, o.name, o.plan, o.created_at`;
 
@@ -35,6 +36,9 @@ export async function membershipRole(db: Database, userId: string, orgId: string
 export async function patchOrganization(db: Database, orgId: string, role: string, input: { name?: string; plan?: Plan }) {
   if (role !== 'owner') throw forbidden('Only the organization owner can change it');
   if (input.name !== undefined) await db.exec('UPDATE organizations SET name = ? WHERE id = ?::UUID', [input.name, orgId]);
-  if (input.plan !== undefined) await db.exec('UPDATE organizations SET plan = ? WHERE id = ?::UUID', [input.plan, orgId]);
+  if (input.plan !== undefined) {
+    await db.exec('UPDATE organizations SET plan = ? WHERE id = ?::UUID', [input.plan, orgId]);
+    forgetOrganizationKeys(orgId);
+  }
   return (await getOrganization(db, orgId))!;
 }
