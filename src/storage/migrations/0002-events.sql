@@ -115,3 +115,10 @@ CREATE TABLE parquet_files (
   max_ts TIMESTAMP NOT NULL,
   created_at TIMESTAMP NOT NULL
 );
+
+-- Daily salts for visitors without a visitor_uid: today's and yesterday's only, so a restart keeps them
+-- and a fingerprint cannot be linked across more than a day boundary.
+CREATE TABLE ingest_salts (
+  day VARCHAR PRIMARY KEY,
+  salt VARCHAR NOT NULL
+);

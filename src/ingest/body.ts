@@ -1,0 +1,34 @@
+// Reads a request body as text with a hard byte cap, refusing early so a huge body is never held in memory.
+import { ApiError } from '../http/errors.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Throws 413 from Content-Length alone when it says too much, else while counting streamed bytes. */
+export async function readCapped(request: Request, fail: (status: number, msg: string) => ApiError, max = MAX_BODY_BYTES): Promise<string> {
+  const tooLarge = () => fail(413, `Request body too large: at most ${max / 1024} KiB`);
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > max) throw tooLarge();
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = chunks.length === 1 ? chunks[0]! : concat(chunks, total);
+  return new TextDecoder().decode(all);
+}
+
+function concat(chunks: Uint8Array[], total: number) {
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) { out.set(c, o); o += c.byteLength; }
+  return out;
+}

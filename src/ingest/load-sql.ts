@@ -1,0 +1,117 @@
+// The one bulk-load path: staged event lines → events, visits (merged per visit) and visitor totals,
+// all in the caller's transaction. Live log segments and imports both come through here.
+import type { Tx } from '../storage/database.ts';
+import { EVENT_COLUMN_LIST } from './log-format.ts';
+
+/** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
+const FIRST_EVENT_ATTRS = [
+  'hostname', 'referrer', 'source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+  'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device', 'screen',
+];
+
+let seq = 0;
+
+/**
+ * Loads the rows of `source` (a FROM-able SQL text with `params`) into the analytics tables.
+ * Rows of sites deleted meanwhile are dropped. Returns the number of events stored.
+ */
+export async function loadRows(tx: Tx, source: string, params: unknown[]): Promise<number> {
+  const n = ++seq;
+  const stage = `ingest_stage_${n}`;
+  const vagg = `ingest_vagg_${n}`;
+  try {
+    await tx.exec(
+      `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
+      params as any[],
+    );
+    const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
+    if (!rows) return 0;
+    await tx.exec(`INSERT INTO events (${EVENT_COLUMN_LIST}) SELECT ${EVENT_COLUMN_LIST} FROM ${stage}`);
+
+    await tx.exec(`
+      CREATE TEMP TABLE ${vagg} AS
+      SELECT a.*, NOT EXISTS (SELECT 1 FROM visits v WHERE v.site_id = a.site_id AND v.visit_id = a.visit_id) AS is_new
+      FROM (
+        SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
+          arg_min(path, ts) FILTER (WHERE event_type = 'pageview') AS entry_page,
+          arg_max(path, ts) FILTER (WHERE event_type = 'pageview') AS exit_page,
+          ${FIRST_EVENT_ATTRS.map((c) => `arg_min_null(${c}, ts) AS ${c}`).join(', ')},
+          count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
+          count(*)::INTEGER AS events,
+          sum(revenue) AS revenue
+        FROM ${stage} GROUP BY site_id, visit_id
+      ) a`);
+
+    // Visits that continue across batches: counters add up, the exit moves on, attributes stay.
+    await tx.exec(`
+      UPDATE visits SET
+        start_ts = least(visits.start_ts, a.start_ts),
+        end_ts = greatest(visits.end_ts, a.end_ts),
+        entry_page = CASE WHEN a.start_ts < visits.start_ts AND a.entry_page IS NOT NULL THEN a.entry_page ELSE coalesce(visits.entry_page, a.entry_page) END,
+        exit_page = CASE WHEN a.end_ts >= visits.end_ts AND a.exit_page IS NOT NULL THEN a.exit_page ELSE coalesce(visits.exit_page, a.exit_page) END,
+        pageviews = visits.pageviews + a.pageviews,
+        events = visits.events + a.events,
+        duration = date_diff('second', least(visits.start_ts, a.start_ts), greatest(visits.end_ts, a.end_ts))::INTEGER,
+        is_bounce = (visits.pageviews + a.pageviews = 1 AND visits.events + a.events = 1),
+        revenue = CASE WHEN visits.revenue IS NULL AND a.revenue IS NULL THEN NULL ELSE coalesce(visits.revenue, 0) + coalesce(a.revenue, 0) END
+      FROM ${vagg} a
+      WHERE NOT a.is_new AND visits.site_id = a.site_id AND visits.visit_id = a.visit_id`);
+
+    await tx.exec(`
+      INSERT INTO visits (site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
+        pageviews, events, duration, is_bounce, revenue)
+      SELECT site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
+        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue
+      FROM ${vagg} WHERE is_new`);
+
+    // Visitor profiles: totals add up per batch; last_* follow the newest activity.
+    const newer = `(visitors.last_seen_at IS NULL OR EXCLUDED.last_seen_at >= visitors.last_seen_at)`;
+    await tx.exec(`
+      INSERT INTO visitors (id, site_id, visitor_id, uid, first_seen_at, last_seen_at, total_sessions, total_pageviews,
+        total_revenue, last_country, last_browser, last_os, last_device, last_referrer_source)
+      SELECT md5(e.site_id || ':' || e.visitor_id)::UUID, e.site_id, e.visitor_id, e.uid, e.first_seen, e.last_seen,
+        coalesce(s.sessions, 0), e.pageviews, e.revenue, e.country, e.browser, e.os, e.device, s.source
+      FROM (
+        SELECT site_id, visitor_id, max(uid) AS uid, min(ts) AS first_seen, max(ts) AS last_seen,
+          count(*) FILTER (WHERE event_type = 'pageview') AS pageviews, coalesce(sum(revenue), 0) AS revenue,
+          arg_max_null(country, ts) AS country, arg_max_null(browser, ts) AS browser,
+          arg_max_null(os, ts) AS os, arg_max_null(device, ts) AS device
+        FROM ${stage} GROUP BY site_id, visitor_id
+      ) e
+      LEFT JOIN (
+        SELECT site_id, visitor_id, count(*) AS sessions, arg_max_null(source, start_ts) AS source
+        FROM ${vagg} WHERE is_new GROUP BY site_id, visitor_id
+      ) s ON s.site_id = e.site_id AND s.visitor_id = e.visitor_id
+      ON CONFLICT (site_id, visitor_id) DO UPDATE SET
+        uid = coalesce(visitors.uid, EXCLUDED.uid),
+        first_seen_at = least(visitors.first_seen_at, EXCLUDED.first_seen_at),
+        last_seen_at = greatest(visitors.last_seen_at, EXCLUDED.last_seen_at),
+        total_sessions = visitors.total_sessions + EXCLUDED.total_sessions,
+        total_pageviews = visitors.total_pageviews + EXCLUDED.total_pageviews,
+        total_revenue = visitors.total_revenue + EXCLUDED.total_revenue,
+        last_country = CASE WHEN ${newer} THEN EXCLUDED.last_country ELSE visitors.last_country END,
+        last_browser = CASE WHEN ${newer} THEN EXCLUDED.last_browser ELSE visitors.last_browser END,
+        last_os = CASE WHEN ${newer} THEN EXCLUDED.last_os ELSE visitors.last_os END,
+        last_device = CASE WHEN ${newer} THEN EXCLUDED.last_device ELSE visitors.last_device END,
+        last_referrer_source = CASE WHEN EXCLUDED.total_sessions > 0 AND ${newer} THEN EXCLUDED.last_referrer_source ELSE visitors.last_referrer_source END`);
+    return rows;
+  } finally {
+    await tx.exec(`DROP TABLE IF EXISTS ${stage}`);
+    await tx.exec(`DROP TABLE IF EXISTS ${vagg}`);
+  }
+}
+
+/**
+ * Import staging rows carry no visit_id: visits are cut here, per visitor in time order, at gaps of
+ * 30 minutes or more (the live sessionizer's rule). `nonce` keeps two imports' visit IDs apart.
+ */
+export const sessionizedSource = (inner: string) => `(
+  SELECT * EXCLUDE (brk, grp) REPLACE ((hash(visitor_id, grp, ?::VARCHAR) & 9007199254740991)::BIGINT AS visit_id)
+  FROM (
+    SELECT *, sum(brk) OVER (PARTITION BY site_id, visitor_id ORDER BY ts ROWS UNBOUNDED PRECEDING) AS grp
+    FROM (
+      SELECT *, CASE WHEN ts - lag(ts) OVER (PARTITION BY site_id, visitor_id ORDER BY ts) < INTERVAL 30 MINUTE THEN 0 ELSE 1 END AS brk
+      FROM ${inner}
+    )
+  )
+)`;

@@ -1,0 +1,148 @@
+// The durable ingest log: lines are appended to segment files with group commit (one write + fdatasync
+// per batch, every waiter of the batch released after the sync), and sealed segments go to the loader.
+import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { log } from '../log.ts';
+
+export type LogWriterOptions = {
+  /** Seal the open segment once it is this old (ms)… */
+  rotateMs?: number;
+  /** …or this large (bytes), whichever comes first. */
+  rotateBytes?: number;
+  onSeal: (path: string) => void;
+};
+
+type Segment = { path: string; fd: FileHandle; bytes: number; openedAt: number };
+
+let counter = 0;
+/** Names sort in creation order across restarts (ms timestamp first) and never repeat. */
+const segmentName = () => `${String(Date.now()).padStart(15, '0')}-${String(counter++ % 1e6).padStart(6, '0')}.ndjson`;
+
+export class LogWriter {
+  private lines: string[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private seg: Segment | undefined;
+  /** fd work (write, sync, seal) is serialised through this chain. */
+  private chain: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  private rotateMs: number;
+  private rotateBytes: number;
+
+  constructor(readonly dir: string, private opts: LogWriterOptions) {
+    this.rotateMs = opts.rotateMs ?? 1000;
+    this.rotateBytes = opts.rotateBytes ?? 16 * 1024 * 1024;
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /**
+   * Segments left by an earlier run, oldest first. A crash can leave a torn last line that was
+   * never acknowledged (its batch never synced): it is cut off so the file parses.
+   */
+  leftovers(): string[] {
+    const files = readdirSync(this.dir).filter((f) => f.endsWith('.ndjson')).sort();
+    const out: string[] = [];
+    for (const f of files) {
+      const p = join(this.dir, f);
+      const size = statSync(p).size;
+      if (size === 0) { out.push(p); continue; }
+      const buf = readFileSync(p);
+      if (buf[buf.length - 1] !== 0x0a) {
+        const keep = buf.lastIndexOf(0x0a) + 1;
+        log.warn('ingest log: cut torn tail', { segment: f, dropped: size - keep });
+        truncateSync(p, keep);
+      }
+      out.push(p);
+    }
+    return out;
+  }
+
+  start() {
+    // Idle segments must still reach the loader within about rotateMs.
+    this.timer = setInterval(() => {
+      if (this.seg && Date.now() - this.seg.openedAt >= this.rotateMs) this.enqueue(() => this.seal());
+    }, Math.max(50, this.rotateMs / 4));
+  }
+
+  /** Resolves once the line is on disk (fdatasync'd). */
+  append(line: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('ingest log is closed'));
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.lines.push(line);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      this.enqueue(() => this.flush());
+    }
+    return p;
+  }
+
+  private enqueue(fn: () => Promise<void>) {
+    this.chain = this.chain.then(fn).catch((e) => log.error('ingest log failure', { error: String(e) }));
+  }
+
+  private async flush() {
+    this.flushQueued = false;
+    if (!this.lines.length) return;
+    // Everything appended while the previous batch was syncing goes out in this one write.
+    const batch = this.lines.join('\n') + '\n';
+    const waiters = this.waiters;
+    this.lines = [];
+    this.waiters = [];
+    try {
+      if (this.seg && (this.seg.bytes >= this.rotateBytes || Date.now() - this.seg.openedAt >= this.rotateMs)) await this.seal();
+      const seg = this.seg ?? (this.seg = await this.openSegment());
+      const buf = Buffer.from(batch);
+      let off = 0;
+      while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
+      await seg.fd.datasync();
+      seg.bytes += buf.length;
+      for (const w of waiters) w.resolve();
+    } catch (e) {
+      for (const w of waiters) w.reject(e);
+      throw e;
+    }
+  }
+
+  private async openSegment(): Promise<Segment> {
+    const path = join(this.dir, segmentName());
+    const fd = await open(path, 'a');
+    // The new file's directory entry must survive a crash too.
+    await syncDir(this.dir);
+    return { path, fd, bytes: 0, openedAt: Date.now() };
+  }
+
+  private async seal() {
+    const seg = this.seg;
+    if (!seg) return;
+    this.seg = undefined;
+    await seg.fd.close();
+    this.opts.onSeal(seg.path);
+  }
+
+  /** Seals the open segment now (after writing what is pending), handing it to the loader. */
+  async rotate() {
+    this.enqueue(() => this.flush());
+    this.enqueue(() => this.seal());
+    await this.chain;
+  }
+
+  /** Writes and syncs everything pending, seals the open segment and refuses further appends. */
+  async close() {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.enqueue(() => this.flush());
+    this.enqueue(() => this.seal());
+    await this.chain;
+  }
+}
+
+async function syncDir(dir: string) {
+  try {
+    const d = await open(dir, 'r');
+    try { await d.sync(); } finally { await d.close(); }
+  } catch {
+    // Some platforms cannot fsync a directory; the file's own sync still holds its data.
+  }
+}

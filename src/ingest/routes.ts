@@ -1,0 +1,94 @@
+// POST /api/v1/event, /api/v1/identify (no credential, CORS, raw capped body) and the session-only bulk import.
+import { Elysia } from 'elysia';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import type { Auth } from '../module.ts';
+import { clientIp } from '../http/client-ip.ts';
+import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { readCapped } from './body.ts';
+import { importEvents } from './import.ts';
+import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
+import { EventBody, IdentifyBody, parseJson } from './validate.ts';
+
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type',
+  'access-control-max-age': '86400',
+};
+
+const ingestDoc = (summary: string, description: string, schema: z.ZodType) => ({
+  summary,
+  description,
+  security: [],
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': { schema: z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as any },
+      'text/plain': { schema: { type: 'string', description: 'The same JSON, as navigator.sendBeacon sends it' } as any },
+    },
+  },
+  responses: {
+    202: { description: 'Accepted and durable: body `ok` (text/plain)' },
+    400: { description: 'Malformed JSON or a field that fails validation' },
+    404: { description: '`{"error":"Unknown site"}`' },
+    413: { description: 'Body over 64 KiB' },
+  },
+});
+
+const ImportResultSchema = z.object({
+  imported: z.number().int(),
+  rejected: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
+});
+
+export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
+  const svc = () => ctx.extras.ingest as IngestService;
+  const origin = (request: Request) => ({
+    ip: clientIp(request, ctx.config.trustProxy),
+    userAgent: request.headers.get('user-agent') ?? '',
+  });
+  const preflight = ({ set }: any) => {
+    set.status = 204;
+    Object.assign(set.headers, PREFLIGHT_HEADERS);
+    return '';
+  };
+  return new Elysia({ tags: ['Ingestion'] })
+    .options('/api/v1/event', preflight, { detail: { hide: true } })
+    .options('/api/v1/identify', preflight, { detail: { hide: true } })
+    // parse: 'none' — the body is read here as a capped stream, never buffered whole by the framework.
+    .post('/api/v1/event', async ({ request, set }) => {
+      Object.assign(set.headers, CORS_HEADERS);
+      const input = parseJson(EventBody, await readCapped(request, ingestError), ingestError);
+      await svc().event(input, origin(request));
+      set.status = 202;
+      return 'ok';
+    }, {
+      parse: 'none',
+      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk. Bot traffic is answered 202 and dropped.', EventBody),
+    })
+    .post('/api/v1/identify', async ({ request, set }) => {
+      Object.assign(set.headers, CORS_HEADERS);
+      const input = parseJson(IdentifyBody, await readCapped(request, ingestError), ingestError);
+      await svc().identify(input);
+      set.status = 202;
+      return 'ok';
+    }, {
+      parse: 'none',
+      detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyBody),
+    })
+    .use(auth)
+    .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', async ({ access, request }) =>
+      ok(await importEvents(ctx.db, svc().serial, access.site!, request.body)), {
+      session: true,
+      parse: 'none',
+      response: { 200: envelope(ImportResultSchema), ...errorResponses },
+      detail: {
+        summary: 'Bulk-import events (NDJSON)',
+        description:
+          'Body `application/x-ndjson`, one event per line: the /event fields plus `timestamp` (ISO 8601 with Z or offset, required), `ip` and `user_agent` (optional). ' +
+          '`site_id` in a line is ignored: the path names the site. Lines are sessionized (30-minute gap) and enriched like live events, without bot filtering; ' +
+          'visits never join live visits or other imports. At most 100 errors are listed. The body is streamed, so files of millions of lines are fine.',
+      },
+    });
+};

@@ -1,0 +1,105 @@
+// The ingestion service: live events (validate → visitor → visit → durable log) and /identify,
+// with the log writer, loader, sessionizer and salts it owns from start to drain.
+import { join } from 'node:path';
+import type { AppContext } from '../app-context.ts';
+import type { Site } from '../sites/model.ts';
+import { ApiError } from '../http/errors.ts';
+import { log } from '../log.ts';
+import { isBotAgent } from './enrich/index.ts';
+import { anonVisitorId, uidVisitorId } from './hash.ts';
+import { Loader } from './loader.ts';
+import { LogWriter } from './log-writer.ts';
+import { buildRow, type Origin } from './record.ts';
+import { Salts } from './salts.ts';
+import { Serial } from './serial.ts';
+import { Sessionizer } from './sessionizer.ts';
+import type { EventInput, IdentifyInput } from './validate.ts';
+
+/** Ingestion answers CORS for any origin on every response, errors included (contract §6). */
+export const CORS_HEADERS: Record<string, string> = { 'access-control-allow-origin': '*' };
+export const ingestError = (status: number, message: string) => new ApiError(status, message, { ...CORS_HEADERS });
+
+export class IngestService {
+  readonly serial = new Serial();
+  readonly sessionizer = new Sessionizer();
+  readonly salts: Salts;
+  readonly loader: Loader;
+  readonly writer: LogWriter;
+
+  constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
+    this.salts = new Salts(ctx.db);
+    this.loader = new Loader(ctx.db, this.serial);
+    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
+  }
+
+  /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
+  async start() {
+    const leftovers = this.writer.leftovers();
+    await this.loader.replay(leftovers);
+    if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
+    await this.salts.start();
+    await this.sessionizer.restore(this.ctx.db);
+    this.writer.start();
+  }
+
+  site(publicId: string): Site {
+    const site = this.ctx.sites.byPublicId(publicId);
+    if (!site) throw ingestError(404, 'Unknown site');
+    return site;
+  }
+
+  /** Resolves once the event is durable; bots resolve at once without a trace. */
+  async event(input: EventInput, origin: Origin): Promise<void> {
+    const site = this.site(input.site_id);
+    if (isBotAgent(origin.userAgent)) return;
+    const now = Date.now();
+    const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
+    const visitId = this.sessionizer.visit(visitorId, now);
+    const row = buildRow(site, input, origin, { visitorId, visitId }, now);
+    await this.writer.append(JSON.stringify(row));
+  }
+
+  /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */
+  private anonVisitor(siteId: string, o: Origin, now: number): number {
+    const today = anonVisitorId(this.salts.forTime(now), siteId, o.ip, o.userAgent);
+    if (this.sessionizer.isOpen(today, now)) return today;
+    const prev = this.salts.previous(now);
+    if (prev) {
+      const y = anonVisitorId(prev, siteId, o.ip, o.userAgent);
+      if (this.sessionizer.isOpen(y, now)) return y;
+    }
+    return today;
+  }
+
+  /** Attaches identity fields to the visitor of visitor_uid, creating it; absent fields keep their value. */
+  async identify(input: IdentifyInput): Promise<void> {
+    const site = this.site(input.site_id);
+    const visitorId = uidVisitorId(site.id, input.visitor_uid);
+    const keep = (col: string) => `${col} = coalesce(EXCLUDED.${col}, visitors.${col})`;
+    await this.serial.run(() =>
+      this.ctx.db.exec(
+        `INSERT INTO visitors (id, site_id, visitor_id, uid, external_id, name, email, avatar_url, custom)
+         VALUES (md5(?::VARCHAR || ':' || ?::BIGINT)::UUID, ?, ?::BIGINT, ?, ?, ?, ?, ?, ?::JSON)
+         ON CONFLICT (site_id, visitor_id) DO UPDATE SET
+           uid = EXCLUDED.uid, ${['external_id', 'name', 'email', 'avatar_url'].map(keep).join(', ')},
+           custom = CASE WHEN EXCLUDED.custom IS NULL THEN visitors.custom
+                         ELSE json_merge_patch(coalesce(visitors.custom, '{}'::JSON), EXCLUDED.custom) END`,
+        [site.id, visitorId, site.id, visitorId, input.visitor_uid, input.user_id, input.name, input.email, input.avatar,
+          input.custom ? JSON.stringify(input.custom) : null],
+      ),
+    );
+  }
+
+  /** Events accepted so far are all loaded into DuckDB when this resolves (tests, benchmarks, compaction). */
+  async flush() {
+    await this.writer.rotate();
+    await this.loader.idle();
+  }
+
+  async stop() {
+    this.salts.stop();
+    this.sessionizer.stop();
+    await this.writer.close();
+    await this.loader.idle();
+  }
+}
