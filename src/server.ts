@@ -14,6 +14,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { ingestModule } from './ingest/module.ts';
 import { goalsModule } from './goals/module.ts';
 import { funnelsModule } from './funnels/module.ts';
 import { annotationsModule } from './annotations/module.ts';
@@ -28,6 +29,7 @@ const modules: Module[] = [
   { name: 'organizations', routes: organizationRoutes },
   { name: 'sites', routes: siteRoutes },
   { name: 'keys', routes: keyRoutes },
+  ingestModule,
   goalsModule,
   funnelsModule,
   annotationsModule,
