@@ -37,3 +37,18 @@ export const CreateFunnelBody = z.object({ name: Name, steps: Steps, window: Win
 export type CreateFunnel = z.infer<typeof CreateFunnelBody>;
 export const PatchFunnelBody = z.object({ name: Name.optional(), steps: Steps.optional(), window: Window.optional() });
 export type PatchFunnel = z.infer<typeof PatchFunnelBody>;
+
+export const AnalysisSchema = z.object({
+  range: z.object({ from: z.string(), to: z.string(), timezone: z.string() }),
+  funnel: FunnelSchema,
+  steps: z.array(z.object({
+    step: z.number(),
+    label: z.string(),
+    visitors: z.number(),
+    conversion_rate: z.number(),
+    step_conversion_rate: z.number(),
+    dropoff: z.number(),
+    median_seconds_from_previous: z.number().nullable(),
+  })),
+  conversion_rate: z.number(),
+});

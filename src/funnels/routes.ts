@@ -4,8 +4,10 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
-import { CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
+import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
 import * as funnels from './service.ts';
+import { analyzeFunnel } from './analysis.ts';
+import { PeriodQuery } from '../query/goals-scope.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
@@ -31,4 +33,12 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
     .delete('/:funnelId', async ({ access, params }) => ok(await funnels.deleteFunnel(ctx.db, access.site!.id, params.funnelId)), {
       scope: 'funnels:write',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
+    })
+    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx.db, access.site!, params.funnelId, query)), {
+      scope: 'funnels:read',
+      query: PeriodQuery,
+      response: { 200: envelope(AnalysisSchema), ...errorResponses },
+      detail: {
+        summary: 'Visitors per step (in order; step k strictly after step k−1), conversion from the first and previous step, drop-off from the previous step, median seconds from the previous step',
+      },
     });

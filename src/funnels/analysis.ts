@@ -1,0 +1,46 @@
+// Funnel analysis report: resolve steps (goal steps → their goal's definition), run the one query, derive rates.
+import type { Database } from '../storage/database.ts';
+import type { Site } from '../sites/model.ts';
+import { rangeEcho } from '../query/period.ts';
+import { resolveScope, type PeriodQueryInput } from '../query/goals-scope.ts';
+import { goalMatch, type MatchDef } from '../query/goals-match.ts';
+import { funnelCounts } from '../query/funnels.ts';
+import { conversionRate } from '../query/metrics.ts';
+import { listGoals } from '../goals/service.ts';
+import type { Funnel, FunnelStep } from './model.ts';
+import { getFunnel } from './service.ts';
+
+/** A goal step whose goal no longer exists matches nothing (an event name no event can carry). */
+const NOTHING: MatchDef = { type: 'event', event_name: '\u0000no goal' };
+
+async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
+  const goals = new Map((await listGoals(db, siteId, true)).map((g) => [g.id, g]));
+  return steps.map((s) => {
+    if (s.type === 'pageview') return { match: { type: 'pageview', path: s.value } as MatchDef, label: s.label ?? s.value };
+    if (s.type === 'event') return { match: { type: 'event', event_name: s.value } as MatchDef, label: s.label ?? s.value };
+    const goal = goals.get(s.value);
+    return { match: goal ? goalMatch(goal) : NOTHING, label: s.label ?? goal?.name ?? s.value };
+  });
+}
+
+export async function analyzeFunnel(db: Database, site: Site, funnelId: string, q: PeriodQueryInput) {
+  const funnel: Funnel = await getFunnel(db, site.id, funnelId);
+  const scope = await resolveScope(db, site, q);
+  const steps = await resolveSteps(db, site.id, funnel.steps);
+  const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
+  const first = visitors[0] ?? 0;
+  return {
+    range: rangeEcho(scope.range),
+    funnel,
+    steps: steps.map((s, k) => ({
+      step: k + 1,
+      label: s.label,
+      visitors: visitors[k]!,
+      conversion_rate: conversionRate(visitors[k]!, first),
+      step_conversion_rate: k === 0 ? conversionRate(visitors[k]!, first) : conversionRate(visitors[k]!, visitors[k - 1]!),
+      dropoff: k === 0 ? 0 : visitors[k - 1]! - visitors[k]!,
+      median_seconds_from_previous: medianSeconds[k]!,
+    })),
+    conversion_rate: conversionRate(visitors[visitors.length - 1]!, first),
+  };
+}
