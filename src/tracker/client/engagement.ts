@@ -19,8 +19,9 @@ export function resetEngagement() {
   visibleMs = 0;
   visibleSince = document.visibilityState == 'visible' ? Date.now() : 0;
   maxScroll = 0;
-  // Before `load` images may still grow the page, so the first measure waits for it.
-  document.readyState == 'complete' ? measureScroll() : 0;
+  // Not measured at once: before `load` images may still grow the page, and on an SPA navigation the router
+  // usually scrolls the new route to the top only after pushState. Later scrolls are measured as they happen.
+  if (document.readyState == 'complete') setTimeout(measureScroll, 300);
 }
 
 export function currentEngagement() {

@@ -1,0 +1,113 @@
+// End-to-end: a real headless Chromium visits a customer site that embeds /tracker.js from a running Tern server.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { setupAccount } from '../helpers/api.ts';
+import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
+import { eventually, launchBrowser, recordBeacons, type Beacon } from './browser.ts';
+
+let srv: TestServer;
+let site: FixtureSite;
+let browser: Browser;
+let account: Awaited<ReturnType<typeof setupAccount>>;
+
+beforeAll(async () => {
+  srv = await startServer();
+  account = await setupAccount(srv.url, { domain: '127.0.0.1', scopes: ['analytics:read', 'visitors:read'] });
+  // The site runs on 127.0.0.1 under automation, so the test opts in to both.
+  site = startFixtureSite(srv.url, account.site.public_id, 'data-allow-localhost data-allow-automation');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  site?.stop();
+  await srv?.cleanup();
+});
+
+const events = (beacons: Beacon[]) => beacons.filter((b) => b.endpoint === 'event').map((b) => b.body);
+const path = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+
+test('a visit: pageviews, SPA routes, engagement, automatic events and the tern API', async () => {
+  const context = await browser.newContext();
+  const beacons = recordBeacons(context, srv.url);
+  await context.route('https://partner.example.org/**', (r) => r.fulfill({ contentType: 'text/html', body: '<h1>partner</h1>' }));
+  const page = await context.newPage();
+
+  await page.goto(site.url + '/');
+  await eventually(() => events(beacons).length >= 2);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForTimeout(1200); // visible time on "/" that the next pageview reports
+  await page.evaluate(() => {
+    history.pushState({}, '', '/pricing');
+    window.scrollTo(0, 0); // as SPA routers do
+    history.replaceState({ same: true }, '', '/pricing'); // same URL: not a new pageview
+    history.pushState({}, '', '/docs?tab=api');
+  });
+  await page.goBack(); // popstate → /pricing
+  await eventually(() => events(beacons).filter((e) => e.event_type === 'pageview').length >= 4);
+  await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  await page.click('#cta');
+  await page.evaluate(() => {
+    const tern = (window as any).tern;
+    tern.track('Video Play', { video: 'intro', seconds: 42 });
+    tern('purchase', { revenue: 49.9, currency: 'EUR', order_id: 'ord-1' });
+    tern.identify('user-42', { name: 'Ann', email: 'ann@example.com', avatar: 'https://example.com/ann.png', plan: 'pro' });
+  });
+  await page.waitForTimeout(1100); // visible time on /pricing, reported by the next page load
+  await Promise.all([page.waitForURL(site.url + '/thanks'), page.click('#submit')]);
+  await eventually(() => events(beacons).some((e) => path(e.url) === '/thanks'));
+  await Promise.all([page.waitForURL('https://partner.example.org/landing'), page.click('#out')]);
+  await eventually(() => events(beacons).some((e) => e.event_type === 'outbound'));
+  await context.close();
+
+  const sent = events(beacons);
+  expect(beacons.every((b) => b.contentType.startsWith('text/plain'))).toBe(true); // sendBeacon, no preflight
+  expect(sent.map((e) => [e.event_type, e.event_name ?? null, path(e.url)])).toEqual([
+    ['pageview', null, '/'],
+    ['custom', 'Early Call', '/'],
+    ['pageview', null, '/pricing'],
+    ['pageview', null, '/docs?tab=api'],
+    ['pageview', null, '/pricing'],
+    ['download', 'File Download', '/pricing'],
+    ['click', 'Signup CTA', '/pricing'],
+    ['custom', 'Video Play', '/pricing'],
+    ['purchase', 'Purchase', '/pricing'],
+    ['form_submit', 'Form Submit', '/pricing'],
+    ['pageview', null, '/thanks'],
+    ['outbound', 'Outbound Link', '/thanks'],
+  ]);
+  // One visitor, one session, across SPA routes and a full page load.
+  expect(new Set(sent.map((e) => e.visitor_uid)).size).toBe(1);
+  expect(new Set(sent.map((e) => e.session_id)).size).toBe(1);
+  expect(sent[0].visitor_uid).toMatch(/^[0-9a-f]{32}$/);
+  for (const e of sent) {
+    expect(e.site_id).toBe(account.site.public_id);
+    expect(e.screen_w).toBeGreaterThan(0);
+    expect(e.screen_h).toBeGreaterThan(0);
+  }
+  expect(sent[0].title).toBe('Home');
+  expect(sent[0].time_on_page).toBeUndefined(); // nothing before the first page of the visit
+
+  const [, early, pricing, docs, back, download, cta, video, purchase, form, thanks, outbound] = sent;
+  expect(early.properties).toEqual({ source: 'queue' });
+  // Each pageview reports the page being left: visible seconds and the deepest scroll.
+  expect(pricing.time_on_page).toBeGreaterThanOrEqual(1);
+  expect(pricing.scroll_depth).toBe(100);
+  expect(docs.time_on_page).toBeGreaterThanOrEqual(0);
+  expect(docs.scroll_depth).toBeLessThan(100);
+  expect(back.scroll_depth).toBeGreaterThanOrEqual(0);
+  expect(thanks.time_on_page).toBeGreaterThanOrEqual(1); // across a full page load, via sessionStorage
+  expect(thanks.scroll_depth).toBeGreaterThan(0);
+  expect(download.properties).toEqual({ url: `${site.url}/files/report.pdf` });
+  expect(cta.properties).toEqual({ plan: 'pro', position: 'hero' });
+  expect(video.properties).toEqual({ video: 'intro', seconds: 42 });
+  expect(purchase).toMatchObject({ revenue: 49.9, currency: 'EUR', order_id: 'ord-1' });
+  expect(form.properties).toEqual({ form: 'signup' });
+  expect(outbound.properties).toEqual({ url: 'https://partner.example.org/landing' });
+
+  const identify = beacons.filter((b) => b.endpoint === 'identify').map((b) => b.body);
+  expect(identify).toEqual([{
+    site_id: account.site.public_id, visitor_uid: sent[0].visitor_uid, user_id: 'user-42',
+    name: 'Ann', email: 'ann@example.com', avatar: 'https://example.com/ann.png', custom: { plan: 'pro' },
+  }]);
+});
