@@ -13,7 +13,8 @@ export const PeriodQuery = z.object({
   date: z.string().optional(),
   from: z.string().optional(),
   to: z.string().optional(),
-  filters: z.string().optional(),
+  // Elysia hands over a query value that looks like JSON already parsed; the filter parser wants the text.
+  filters: z.preprocess((v) => (v === undefined || typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional()),
 });
 export type PeriodQueryInput = z.infer<typeof PeriodQuery>;
 export const ChartQuery = PeriodQuery.extend({ interval: z.enum(INTERVALS).optional() });
