@@ -1,0 +1,127 @@
+// Browser tests of when the tracker stays silent (localhost, automation, opt-out) and of hash routing and data-api.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { setupAccount } from '../helpers/api.ts';
+import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
+import { eventually, launchBrowser, recordBeacons } from './browser.ts';
+
+let srv: TestServer;
+let browser: Browser;
+let siteId: string;
+const sites: FixtureSite[] = [];
+
+beforeAll(async () => {
+  srv = await startServer();
+  siteId = (await setupAccount(srv.url, { domain: '127.0.0.1' })).site.public_id;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  for (const s of sites) s.stop();
+  await srv?.cleanup();
+});
+
+function fixture(attrs: string) {
+  const s = startFixtureSite(srv.url, siteId, attrs);
+  sites.push(s);
+  return s;
+}
+
+/** Loads `path`, runs the tern API and a click, and returns what reached the network plus console warnings. */
+async function visit(attrs: string, path = '/plain', before?: string) {
+  const context = await browser.newContext();
+  const beacons = recordBeacons(context, srv.url);
+  const page = await context.newPage();
+  const warnings: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  const s = fixture(attrs);
+  if (before) await page.addInitScript(before);
+  await page.goto(s.url + path);
+  await page.waitForFunction(() => typeof (window as any).tern === 'function');
+  await page.evaluate(() => (window as any).tern.track('After Load'));
+  return { context, page, beacons, warnings, site: s };
+}
+
+test('127.0.0.1 without data-allow-localhost sends nothing and says why', async () => {
+  const v = await visit('data-allow-automation');
+  await v.page.evaluate(() => history.pushState({}, '', '/elsewhere'));
+  expect(v.beacons).toEqual([]);
+  expect(v.warnings).toContain('[tern] not tracking: localhost');
+  await v.context.close();
+});
+
+test('an automated browser (navigator.webdriver) without data-allow-automation sends nothing', async () => {
+  const v = await visit('data-allow-localhost');
+  expect(await v.page.evaluate(() => navigator.webdriver)).toBe(true);
+  expect(v.beacons).toEqual([]);
+  expect(v.warnings).toContain('[tern] not tracking: automated browser');
+  await v.context.close();
+});
+
+test('the localStorage opt-out silences the tracker, and tern.optIn() lifts it', async () => {
+  const v = await visit('data-allow-localhost data-allow-automation', '/plain', "localStorage.setItem('tern_ignore', 'true')");
+  expect(v.beacons).toEqual([]);
+  await v.page.evaluate(() => { (window as any).tern.optIn(); (window as any).tern.track('Back In'); });
+  await eventually(() => v.beacons.length > 0);
+  expect(v.beacons.map((b) => b.body.event_name)).toEqual(['Back In']);
+  await v.context.close();
+});
+
+test('data-hash makes hash routes pageviews; without it a hash change is not a pageview', async () => {
+  const v = await visit('data-allow-localhost data-allow-automation', '/hash');
+  await v.page.evaluate(() => { location.hash = '#/settings'; });
+  await eventually(() => v.beacons.filter((b) => b.body.event_type === 'pageview').length >= 2);
+  const views = v.beacons.filter((b) => b.body.event_type === 'pageview').map((b) => new URL(b.body.url).hash);
+  expect(views).toEqual(['', '#/settings']);
+  await v.page.goto(v.site.url + '/plain');
+  await v.page.evaluate(() => { location.hash = '#section'; });
+  await v.page.evaluate(() => (window as any).tern.track('Marker'));
+  await eventually(() => v.beacons.some((b) => b.body.event_name === 'Marker'));
+  const plain = v.beacons.filter((b) => new URL(b.body.url).pathname === '/plain');
+  expect(plain.map((b) => b.body.event_type)).toEqual(['pageview', 'custom']);
+  expect(plain.every((b) => !b.body.url.includes('#'))).toBe(true);
+  await v.context.close();
+});
+
+test('data-api sends to another endpoint base; automatic events can be switched off', async () => {
+  const other = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok', { status: 202 }) });
+  try {
+    const api = `http://127.0.0.1:${other.port}/proxy`;
+    const context = await browser.newContext();
+    const seen: string[] = [];
+    context.on('request', (r) => { if (r.method() === 'POST') seen.push(new URL(r.url()).pathname); });
+    const page = await context.newPage();
+    const s = fixture(`data-allow-localhost data-allow-automation data-api="${api}/" data-downloads="false" data-clicks="false" data-forms="false"`);
+    await page.goto(s.url + '/');
+    await page.click('#cta');
+    await page.click('#download');
+    await page.evaluate(() => (window as any).tern.track('Last'));
+    await eventually(() => seen.length >= 3);
+    // pageview, the queued "Early Call", "Last": no click and no download event.
+    expect(seen).toEqual(['/proxy/api/v1/event', '/proxy/api/v1/event', '/proxy/api/v1/event']);
+    await context.close();
+  } finally {
+    other.stop(true);
+  }
+});
+
+test('a session survives across tabs and a new one starts after 30 idle minutes', async () => {
+  const v = await visit('data-allow-localhost data-allow-automation');
+  const tab2 = await v.context.newPage();
+  await tab2.goto(v.site.url + '/plain');
+  await eventually(() => v.beacons.length >= 3);
+  const first = v.beacons.map((b) => b.body.session_id);
+  expect(new Set(first).size).toBe(1);
+  // Pretend the last activity was 31 minutes ago (the session record is "<id>.<last activity ms>").
+  await tab2.evaluate(() => {
+    const [id] = localStorage.getItem('tern_session')!.split('.');
+    localStorage.setItem('tern_session', `${id}.${Date.now() - 31 * 60 * 1000}`);
+    (window as any).tern.track('After Idle');
+  });
+  await eventually(() => v.beacons.some((b) => b.body.event_name === 'After Idle'));
+  const idle = v.beacons.find((b) => b.body.event_name === 'After Idle')!.body;
+  expect(idle.session_id).not.toBe(first[0]);
+  expect(idle.visitor_uid).toBe(v.beacons[0].body.visitor_uid);
+  await v.context.close();
+});
