@@ -1,0 +1,39 @@
+// Test helper: read a stopped server's DuckDB file directly, to check what ingestion stored.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+
+export async function queryStored<T = Record<string, any>>(dataDir: string, sql: string, params: any[] = []): Promise<T[]> {
+  const inst = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { access_mode: 'READ_ONLY' });
+  try {
+    const c = await inst.connect();
+    await c.run("SET TimeZone = 'UTC'");
+    const rows = (await c.runAndReadAll(sql, params)).getRowObjectsJS().map(plain) as T[];
+    c.closeSync();
+    return rows;
+  } finally {
+    inst.closeSync();
+  }
+}
+
+const plain = (r: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v]));
+
+/** A real browser's user agent: fetch's own (Bun/…) counts as a bot and would not be stored. */
+export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/** Sends one event as the tracker would; returns the HTTP status. */
+export async function sendEvent(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  const r = await fetch(`${url}/api/v1/event`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, ...headers }, body: JSON.stringify(body) });
+  await r.arrayBuffer();
+  return r.status;
+}
+
+/** POSTs NDJSON lines to the import endpoint of a site. */
+export async function importLines(url: string, acct: { token: string; orgId: string; site: { id: string } }, lines: (object | string)[]) {
+  const r = await fetch(`${url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/x-ndjson' },
+    body: lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'),
+  });
+  return { status: r.status, body: (await r.json()) as any };
+}
