@@ -1,0 +1,46 @@
+// /api/v1/organizations/{orgId}/sites/{siteId}/analytics/*: thin routes over the query engine (scope analytics:read).
+import { Elysia } from 'elysia';
+import type { AppContext } from '../app-context.ts';
+import type { authPlugin } from '../http/auth.ts';
+import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
+import {
+  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
+} from './model.ts';
+import * as analytics from './service.ts';
+
+const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
+  pages: 'Pages: rows add time_on_page and scroll_depth; bounce_rate and visit_duration of a page are those of the visits entering on it',
+  sources: 'Traffic sources (a missing source is "Direct / None"), referrers and UTM parameters, by the first event of each visit',
+  channels: 'Channels: Direct, Organic Search, Paid Search, Organic Social, Paid Social, Email, Affiliates, Display, Video, Referral…',
+  devices: 'Device types, browsers, operating systems and screen sizes',
+  locations: 'Countries (ISO 3166-1 alpha-2, label = English name), regions and cities',
+};
+
+export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) => {
+  let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })
+    .use(auth)
+    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx, access.site!, query)), {
+      scope: 'analytics:read', query: StatsQuery, response: { 200: envelope(StatsSchema), ...errorResponses },
+      detail: { summary: 'Top-line metrics with the previous period (or a year back) and the percent change' },
+    })
+    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx, access.site!, query)), {
+      scope: 'analytics:read', query: CommonQuery, response: { 200: envelope(RealtimeSchema), ...errorResponses },
+      detail: { summary: 'Visitors, pageviews and the top 10 pages of the last 30 minutes (period is ignored)' },
+    })
+    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx, access.site!, query)), {
+      scope: 'analytics:read', query: ChartsQuery, response: { 200: envelope(ChartSchema), ...errorResponses },
+      detail: { summary: 'Time series in the site time zone, every bucket present, with annotations' },
+    })
+    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx, access.site!, query)), {
+      scope: 'analytics:read', query: RevenueQuery, response: { 200: envelope(RevenueSchema), ...errorResponses },
+      detail: { summary: 'Revenue in the site currency (no FX conversion; other currencies in by_currency); an order_id counts once' },
+    });
+  for (const endpoint of Object.keys(BREAKDOWNS) as BreakdownEndpoint[]) {
+    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx, access.site!, endpoint, query)), {
+      scope: 'analytics:read', query: breakdownQuery(endpoint), response: { 200: envelope(BreakdownSchema), ...errorResponses },
+      detail: { summary: BREAKDOWN_DOCS[endpoint] },
+    }) as any;
+  }
+  return app;
+};

@@ -1,0 +1,45 @@
+// Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events.
+import type { Database } from '../storage/database.ts';
+import { eventsSource, visitsSource, type Scope } from './scope.ts';
+import { change, finish, selectMetrics, viewsPerVisit, type Metric } from './metrics.ts';
+import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
+import { one } from './run.ts';
+import { sql } from './sql.ts';
+
+const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
+const EVENT_METRICS = ['pageviews', 'events'] as const satisfies Metric[];
+
+export type Totals = {
+  visitors: number; visits: number; pageviews: number; views_per_visit: number;
+  bounce_rate: number; visit_duration: number; events: number;
+};
+
+export async function totals(db: Database, scope: Scope): Promise<Totals> {
+  const [v, e] = await Promise.all([
+    one(db, sql`SELECT ${selectMetrics(VISIT_METRICS, 'visits')} FROM ${visitsSource(scope)}`),
+    one(db, sql`SELECT ${selectMetrics(EVENT_METRICS, 'events')} FROM ${eventsSource(scope)}`),
+  ]);
+  const vm = finish(VISIT_METRICS, v);
+  const em = finish(EVENT_METRICS, e);
+  return {
+    visitors: vm.visitors!, visits: vm.visits!, pageviews: em.pageviews!,
+    views_per_visit: viewsPerVisit(em.pageviews!, vm.visits!),
+    bounce_rate: vm.bounce_rate!, visit_duration: vm.visit_duration!, events: em.events!,
+  };
+}
+
+export function changes<T extends Record<string, number>>(current: T, previous: T | null) {
+  const out: Record<string, number | null> = {};
+  for (const k of Object.keys(current)) out[k] = previous ? change(current[k]!, previous[k]!) : null;
+  return out as Record<keyof T, number | null>;
+}
+
+/** `{range, metrics, previous, change}`; previous is null with compare=none. */
+export async function stats(db: Database, scope: Scope, compare: Comparison) {
+  const prevRange = comparisonRange(scope.range, compare);
+  const [metrics, previous] = await Promise.all([
+    totals(db, scope),
+    prevRange ? totals(db, { ...scope, range: prevRange }) : Promise.resolve(null),
+  ]);
+  return { range: rangeEcho(scope.range), metrics, previous, change: changes(metrics, previous) };
+}

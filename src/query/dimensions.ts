@@ -1,0 +1,68 @@
+// The dimension registry: every filter and breakdown dimension of contract §7/§8, the table it lives on,
+// and its column there. Identifiers reach SQL only through this allow-list.
+
+/** `visit`: an attribute of the visit (its first event) — read from the visits table.
+ *  `event`: an attribute of each event — read from the events table. */
+export type Level = 'visit' | 'event';
+
+export type Dimension = {
+  name: string;
+  level: Level;
+  /** Column on the table of its level. */
+  column: string;
+  /** Companion column on the other table, used to decorate breakdown rows (page ↔ entry page). */
+  companion?: string;
+  /** Shown for a missing value. */
+  none: string;
+};
+
+const NONE = '(none)';
+const visit = (name: string, column = name, none = NONE, companion?: string): Dimension => ({ name, level: 'visit', column, none, companion });
+const event = (name: string, column = name, companion?: string): Dimension => ({ name, level: 'event', column, none: NONE, companion });
+
+const ALL: Dimension[] = [
+  event('page', 'path', 'entry_page'),
+  visit('entry_page', 'entry_page', NONE, 'path'),
+  visit('exit_page', 'exit_page', NONE, 'path'),
+  event('hostname', 'hostname', 'hostname'),
+  visit('source', 'source', 'Direct / None'),
+  visit('referrer'),
+  visit('channel'),
+  visit('utm_source'),
+  visit('utm_medium'),
+  visit('utm_campaign'),
+  visit('utm_term'),
+  visit('utm_content'),
+  visit('country'),
+  visit('region'),
+  visit('city'),
+  visit('device'),
+  visit('browser'),
+  visit('browser_version'),
+  visit('os'),
+  visit('os_version'),
+  visit('screen'),
+  event('event_type'),
+  event('event_name'),
+];
+
+export const DIMENSIONS: ReadonlyMap<string, Dimension> = new Map(ALL.map((d) => [d.name, d]));
+
+/** Filterable names besides the registry: `goal` (a goal id) and `prop:<key>` (a custom property). */
+export const FILTER_ONLY = ['event_type', 'event_name'];
+
+/** Which breakdown dimensions each endpoint offers (contract §8), the first being its default. */
+export const BREAKDOWNS = {
+  pages: ['page', 'entry_page', 'exit_page', 'hostname'],
+  sources: ['source', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'],
+  channels: ['channel'],
+  devices: ['device', 'browser', 'browser_version', 'os', 'os_version', 'screen'],
+  locations: ['country', 'region', 'city'],
+} as const;
+export type BreakdownEndpoint = keyof typeof BREAKDOWNS;
+
+export function dimension(name: string): Dimension {
+  const d = DIMENSIONS.get(name);
+  if (!d) throw new Error(`unknown dimension ${name}`);
+  return d;
+}

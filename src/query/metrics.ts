@@ -1,0 +1,61 @@
+// The metric registry (contract §7): each metric's SQL on the table it is counted from, and its rounding.
+// This file is the single definition; stats, charts and breakdowns all select from it.
+import { frag, type Fragment } from './sql.ts';
+
+export type Table = 'visits' | 'events';
+
+type Def = { sql: Partial<Record<Table, string>>; finish: (v: number | null) => number | null };
+
+const count = (v: number | null) => Math.round(v ?? 0);
+const whole = (v: number | null) => (v === null ? 0 : Math.round(v));
+const wholeOrNull = (v: number | null) => (v === null ? null : Math.round(v));
+
+const DEFS = {
+  /** Distinct visitors, exact (integer IDs keep it cheap). */
+  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)' }, finish: count },
+  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)' }, finish: count },
+  pageviews: { sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')" }, finish: count },
+  events: { sql: { visits: 'sum(events)', events: 'count(*)' }, finish: count },
+  /** % of visits with exactly one pageview and no other event (the loader's is_bounce). */
+  bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
+  /** Mean of (last event − first event) per visit, seconds. */
+  visit_duration: { sql: { visits: 'avg(duration)' }, finish: whole },
+  time_on_page: { sql: { events: 'avg(time_on_page)' }, finish: wholeOrNull },
+  scroll_depth: { sql: { events: 'avg(scroll_depth)' }, finish: wholeOrNull },
+} satisfies Record<string, Def>;
+
+export type Metric = keyof typeof DEFS;
+
+export function metricSql(m: Metric, table: Table): string {
+  const s = (DEFS[m].sql as Partial<Record<Table, string>>)[table];
+  if (!s) throw new Error(`metric ${m} is not counted from ${table}`);
+  return s;
+}
+
+/** `expr AS name, …` for the given metrics on one table. */
+export const selectMetrics = (ms: readonly Metric[], table: Table): Fragment =>
+  frag(ms.map((m) => `${metricSql(m, table)} AS ${m}`).join(', '));
+
+/** Apply each metric's rounding to a raw row. */
+export function finish<M extends Metric>(ms: readonly M[], row: Record<string, any> | undefined): Record<M, number | null> {
+  const out = {} as Record<M, number | null>;
+  for (const m of ms) out[m] = DEFS[m].finish(row?.[m] === undefined || row?.[m] === null ? null : Number(row[m]));
+  return out;
+}
+
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+
+/** pageviews / visits, 2 decimals. */
+export const viewsPerVisit = (pageviews: number, visits: number) => (visits ? round(pageviews / visits, 2) : 0);
+
+/** A row's share of all visitors, 1 decimal. */
+export const percentage = (part: number, total: number) => (total ? round((100 * part) / total, 1) : 0);
+
+/** Converting visitors / all visitors, %, 2 decimals. */
+export const conversionRate = (converted: number, total: number) => (total ? round((100 * converted) / total, 2) : 0);
+
+/** Percent change from previous to current, 1 decimal; null where the previous value is 0 (or absent). */
+export const change = (current: number | null, previous: number | null) =>
+  previous === null || previous === 0 || current === null ? null : round((100 * (current - previous)) / previous, 1);
+
+export const money = (v: number | null) => round(v ?? 0, 2);

@@ -1,0 +1,50 @@
+// A query's scope — site, time range, filters — as the filtered visits and events relations every metric reads.
+import { tableSource } from '../storage/sources.ts';
+import type { Site } from '../sites/model.ts';
+import type { Range } from './period.ts';
+import type { Filter } from './filters.ts';
+import { conditions, isVisitLevel } from './filter-sql.ts';
+import { sql, type Fragment } from './sql.ts';
+import { iso } from './calendar.ts';
+
+export type Scope = { site: Site; range: Range; filters: Filter[] };
+
+/**
+ * A visit belongs to the range its start falls in, its events to the range they fall in. The cross-table
+ * lookups (visits holding a matching event, events of a matching visit) reach one day past the range so a
+ * visit straddling the boundary is still recognised.
+ */
+const SLACK_MS = 86_400_000;
+const widened = (r: Range, before: boolean) => ({
+  fromUtc: before ? iso(Date.parse(r.fromUtc) - SLACK_MS) : r.fromUtc,
+  toUtc: before ? r.toUtc : iso(Date.parse(r.toUtc) + SLACK_MS),
+});
+
+const split = (filters: Filter[]) => ({ visit: filters.filter(isVisitLevel), event: filters.filter((f) => !isVisitLevel(f)) });
+
+/** Visits that started in range and pass every filter (event-level ones: the visit holds a matching event). */
+export function visitsSource(s: Scope): Fragment {
+  const { visit, event } = split(s.filters);
+  const base = tableSource('visits', s.site.id, s.range);
+  if (!s.filters.length) return base;
+  let where = conditions(visit);
+  if (event.length) {
+    const ev = tableSource('events', s.site.id, widened(s.range, false));
+    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${ev} WHERE ${conditions(event)})`;
+  }
+  return sql`(SELECT * FROM ${base} WHERE ${where})`;
+}
+
+/** Events in range that pass every filter (visit-level ones: the event's visit matches). */
+export function eventsSource(s: Scope, extra?: Fragment): Fragment {
+  const { visit, event } = split(s.filters);
+  const base = tableSource('events', s.site.id, s.range);
+  if (!s.filters.length && !extra) return base;
+  let where = conditions(event);
+  if (visit.length) {
+    const vs = tableSource('visits', s.site.id, widened(s.range, true));
+    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit)})`;
+  }
+  if (extra) where = sql`${where} AND ${extra}`;
+  return sql`(SELECT * FROM ${base} WHERE ${where})`;
+}
