@@ -22,6 +22,7 @@ import type { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
 
 /** Every feature, in start order. Add a module here; nothing else in this file needs to change. */
 const modules: Module[] = [
@@ -29,6 +30,7 @@ const modules: Module[] = [
   { name: 'organizations', routes: organizationRoutes },
   { name: 'sites', routes: siteRoutes },
   { name: 'keys', routes: keyRoutes },
+  { name: 'analytics', routes: analyticsRoutes },
   ingestModule,
   goalsModule,
   funnelsModule,
