@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { setupAccount } from '../helpers/api.ts';
+import { importEvents, type FixtureEvent } from './fixture.ts';
+
+// Hand-counted fixture (site in UTC), 4 visitors on 2026-03-01 and one event on 03-02.
+const events: FixtureEvent[] = [
+  { uid: 'v1', at: '2026-03-01T10:00:00Z', path: '/blog/a' },
+  { uid: 'v1', at: '2026-03-01T10:01:00Z', path: '/blog/a/b' },
+  { uid: 'v1', at: '2026-03-01T10:02:00Z', name: 'Signup' },
+  { uid: 'v2', at: '2026-03-01T11:00:00Z', path: '/blog' },
+  { uid: 'v2', at: '2026-03-01T11:01:00Z', path: '/blog/b' },
+  { uid: 'v3', at: '2026-03-01T12:00:00Z', type: 'purchase', revenue: 20, currency: 'USD', path: '/checkout' },
+  { uid: 'v3', at: '2026-03-02T09:00:00Z', name: 'Signup', revenue: 3, currency: 'USD' },
+  { uid: 'v4', at: '2026-03-01T13:00:00Z', path: '/about' },
+];
+const RANGE = 'period=custom&from=2026-03-01&to=2026-03-02';
+
+let srv: TestServer;
+let acct: Awaited<ReturnType<typeof setupAccount>>;
+let base: string;
+const ids: Record<string, string> = {};
+beforeAll(async () => {
+  srv = await startServer();
+  acct = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
+  base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/goals`;
+  await importEvents(acct.api, acct.token, acct.orgId, acct.site.id, events);
+  for (const [k, body] of Object.entries({
+    one: { name: 'Blog post', type: 'pageview', path: '/blog/*' },
+    any: { name: 'Blog anything', type: 'pageview', path: '/blog/**' },
+    signup: { name: 'Signup', type: 'event', event_name: 'Signup', value: 5 },
+    purchase: { name: 'Purchase', type: 'event', event_name: 'purchase' },
+    old: { name: 'Old', type: 'pageview', path: '/about' },
+  })) ids[k] = (await acct.api.post(base, body, acct.key)).body.data.id;
+  await acct.api.post(`${base}/${ids.old}/archive`, undefined, acct.key);
+});
+afterAll(async () => { await srv.cleanup(); });
+
+test('stats for all goals: wildcards, event names, value adds to revenue, archived left out', async () => {
+  const res = await acct.api.get(`${base}/stats?${RANGE}`, acct.key);
+  expect(res.status).toBe(200);
+  expect(res.body.data.range).toEqual({ from: '2026-03-01', to: '2026-03-02', timezone: 'UTC' });
+  expect(res.body.data.goals).toEqual([
+    // '/blog/*': /blog/a and /blog/b; not /blog (no segment) nor /blog/a/b (two segments)
+    { id: ids.one, name: 'Blog post', visitors: 2, completions: 2, conversion_rate: 50, revenue: 0 },
+    // '/blog/**': /blog/a, /blog/a/b, /blog/b
+    { id: ids.any, name: 'Blog anything', visitors: 2, completions: 3, conversion_rate: 50, revenue: 0 },
+    // two Signups, one carrying 3 of revenue, plus value 5 per completion
+    { id: ids.signup, name: 'Signup', visitors: 2, completions: 2, conversion_rate: 50, revenue: 13 },
+    // a purchase event sent without a name matches the goal named after its type
+    { id: ids.purchase, name: 'Purchase', visitors: 1, completions: 1, conversion_rate: 25, revenue: 20 },
+  ]);
+  const withArchived = await acct.api.get(`${base}/stats?${RANGE}&include_archived=true`, acct.key);
+  expect(withArchived.body.data.goals.find((g: any) => g.id === ids.old)).toMatchObject({ visitors: 1, completions: 1, conversion_rate: 25 });
+});
+
+test('one goal: metrics and a point per day, empty days zero', async () => {
+  const res = await acct.api.get(`${base}/${ids.signup}/stats?${RANGE}`, acct.key);
+  expect(res.status).toBe(200);
+  expect(res.body.data.goal).toMatchObject({ id: ids.signup, name: 'Signup', value: 5 });
+  expect(res.body.data.interval).toBe('day');
+  expect(res.body.data.metrics).toEqual({ visitors: 2, completions: 2, conversion_rate: 50, revenue: 13 });
+  expect(res.body.data.points).toEqual([
+    { date: '2026-03-01', visitors: 1, completions: 1, conversion_rate: 25, revenue: 5 },
+    { date: '2026-03-02', visitors: 1, completions: 1, conversion_rate: 100, revenue: 8 },
+  ]);
+  const hourly = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-03-01`, acct.key);
+  expect(hourly.body.data.interval).toBe('hour');
+  expect(hourly.body.data.points).toHaveLength(24);
+  expect(hourly.body.data.points[10]).toEqual({ date: '2026-03-01 10:00', visitors: 1, completions: 1, conversion_rate: 100, revenue: 5 });
+  expect(hourly.body.data.metrics.completions).toBe(1);
+  const empty = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-02-01`, acct.key);
+  expect(empty.body.data.metrics).toEqual({ visitors: 0, completions: 0, conversion_rate: 0, revenue: 0 });
+  expect((await acct.api.get(`${base}/${ids.signup}/stats?period=custom&from=2026-03-02&to=2026-03-01`, acct.key)).status).toBe(400);
+});
+
+test('completions newest first, paginated, all time by default', async () => {
+  const all = await acct.api.get(`${base}/${ids.signup}/completions`, acct.key);
+  expect(all.status).toBe(200);
+  expect(all.body.data.pagination).toEqual({ total: 2, page: 1, limit: 50 });
+  expect(all.body.data.completions.map((c: any) => [c.timestamp, c.event_name, c.revenue])).toEqual([
+    ['2026-03-02T09:00:00.000Z', 'Signup', 8],
+    ['2026-03-01T10:02:00.000Z', 'Signup', 5],
+  ]);
+  expect(all.body.data.completions[0].visitor_id).toMatch(/^[0-9a-f-]{36}$/);
+  const second = await acct.api.get(`${base}/${ids.signup}/completions?page=2&limit=1`, acct.key);
+  expect(second.body.data.completions.map((c: any) => c.timestamp)).toEqual(['2026-03-01T10:02:00.000Z']);
+  expect(second.body.data.pagination).toEqual({ total: 2, page: 2, limit: 1 });
+  const beyond = await acct.api.get(`${base}/${ids.signup}/completions?page=5&limit=1`, acct.key);
+  expect(beyond.body.data).toEqual({ completions: [], pagination: { total: 2, page: 5, limit: 1 } });
+  const day1 = await acct.api.get(`${base}/${ids.any}/completions?period=day&date=2026-03-01`, acct.key);
+  expect(day1.body.data.completions.map((c: any) => c.page)).toEqual(['/blog/b', '/blog/a/b', '/blog/a']);
+  for (const q of ['limit=101', 'limit=0', 'page=0', 'page=-1', 'limit=abc']) {
+    expect((await acct.api.get(`${base}/${ids.signup}/completions?${q}`, acct.key)).status).toBe(400);
+  }
+  expect((await acct.api.get(`${base}/${ids.signup}/completions?limit=100`, acct.key)).status).toBe(200);
+});
+
+test('updating a goal changes what counts', async () => {
+  const g = (await acct.api.post(base, { name: 'Tmp', type: 'pageview', path: '/blog' }, acct.key)).body.data;
+  const stat = async () => (await acct.api.get(`${base}/${g.id}/stats?${RANGE}`, acct.key)).body.data.metrics.completions;
+  expect(await stat()).toBe(1);
+  await acct.api.patch(`${base}/${g.id}`, { path: '/blog**' }, acct.key);
+  expect(await stat()).toBe(4);
+});
