@@ -24,7 +24,8 @@ export class RateLimiter {
       'X-RateLimit-Reset': String(reset),
     };
     if (w.count > this.limit) {
-      const retryAfter = Math.max(1, reset - Math.floor(now / 1000));
+      // From the exact window end, so it never exceeds the window length; Reset is that end rounded up.
+      const retryAfter = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
       throw new ApiError(429, `Rate limit exceeded. Retry after ${new Date(reset * 1000).toISOString()}`, {
         ...headers,
         'Retry-After': String(retryAfter),
