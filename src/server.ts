@@ -18,6 +18,7 @@ import { ingestModule } from './ingest/module.ts';
 import { goalsModule } from './goals/module.ts';
 import { funnelsModule } from './funnels/module.ts';
 import { annotationsModule } from './annotations/module.ts';
+import { visitorsModule } from './visitors/module.ts';
 import type { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
@@ -35,6 +36,7 @@ const modules: Module[] = [
   goalsModule,
   funnelsModule,
   annotationsModule,
+  visitorsModule,
   trackerModule,
 ];
 

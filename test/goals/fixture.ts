@@ -2,7 +2,7 @@
 import type { client } from '../helpers/api.ts';
 
 type Api = ReturnType<typeof client>;
-export type FixtureEvent = { at: string; uid: string; path?: string; name?: string; type?: string; revenue?: number; currency?: string; ip?: string; ua?: string; referrer?: string };
+export type FixtureEvent = { at: string; uid: string; path?: string; name?: string; type?: string; revenue?: number; currency?: string; ip?: string; ua?: string; referrer?: string; props?: Record<string, string> };
 
 const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 
@@ -18,6 +18,7 @@ export async function importEvents(api: Api, token: string, orgId: string, siteI
       revenue: e.revenue,
       currency: e.currency,
       referrer: e.referrer,
+      properties: e.props,
       ip: e.ip ?? '203.0.113.9',
       user_agent: e.ua ?? UA,
     }),

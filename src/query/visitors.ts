@@ -1,0 +1,67 @@
+// Visitor profiles: the paginated list (with lifetime goal completions counted against current goals)
+// and one visitor's events, newest first. Profiles come from the visitors table; events through tableSource().
+import type { Database } from '../storage/database.ts';
+import { tableSource } from '../storage/sources.ts';
+import { goalCountExpr, type MatchDef } from './goals-match.ts';
+import { frag, sql } from './sql.ts';
+
+const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_url, external_id, custom::VARCHAR AS custom,
+  first_seen_at, last_seen_at, total_sessions, total_pageviews, total_revenue::DOUBLE AS total_revenue,
+  last_country, last_browser, last_os, last_device, last_referrer_source`);
+
+export type Paging = { page: number; limit: number };
+
+/**
+ * Most recently seen first (profiles known only from /identify last). `search` matches a part of
+ * email, name, uid or external_id, case-insensitively. One query: the page, then goal completions of
+ * just those visitors (the goal test runs on their events only, after the visitor_id semi-join).
+ */
+export async function listVisitors(db: Database, siteId: string, goals: MatchDef[], paging: Paging, search?: string) {
+  const term = search?.toLowerCase() ?? null;
+  const events = tableSource('events', siteId);
+  const where = sql`site_id = ${siteId} AND (${term}::VARCHAR IS NULL
+    OR contains(lower(email), ${term}) OR contains(lower(name), ${term})
+    OR contains(lower(uid), ${term}) OR contains(lower(external_id), ${term}))`;
+  const q = sql`WITH page AS (
+      SELECT ${PROFILE}, count(*) OVER () AS total FROM visitors WHERE ${where}
+      ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id
+      LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}
+    ), done AS (
+      SELECT visitor_id, sum(${goalCountExpr(goals)}) AS n
+      FROM ${events} e WHERE visitor_id IN (SELECT visitor_id FROM page) GROUP BY visitor_id
+    )
+    SELECT page.*, coalesce(done.n, 0)::BIGINT AS total_goals FROM page LEFT JOIN done USING (visitor_id)
+    ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id`;
+  const rows = await db.query(q.sql, q.params);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    const n = sql`SELECT count(*) AS n FROM visitors WHERE ${where}`;
+    total = paging.page > 1 ? (await db.query(n.sql, n.params))[0]!.n : 0;
+  }
+  return { rows, total: total as number };
+}
+
+/** One profile by its UUID, with its lifetime goal completions; undefined when not in the site. */
+export async function visitorProfile(db: Database, siteId: string, id: string, goals: MatchDef[]) {
+  const events = tableSource('events', siteId);
+  const q = sql`WITH v AS (SELECT ${PROFILE} FROM visitors WHERE site_id = ${siteId} AND id = TRY_CAST(${id} AS UUID))
+    SELECT v.*, (SELECT coalesce(sum(${goalCountExpr(goals)}), 0)::BIGINT FROM ${events} e WHERE e.visitor_id = v.visitor_id) AS total_goals FROM v`;
+  return (await db.query(q.sql, q.params))[0];
+}
+
+/** A visitor's events newest first, with the total for pagination. */
+export async function visitorEvents(db: Database, siteId: string, visitorId: number, paging: Paging) {
+  const events = tableSource('events', siteId);
+  const q = sql`SELECT ts AS timestamp, event_type, event_name, url, path, title, referrer, session_id,
+      to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device,
+      count(*) OVER () AS total
+    FROM ${events} e WHERE visitor_id = ${visitorId}
+    ORDER BY ts DESC LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`;
+  const rows = await db.query(q.sql, q.params);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    const n = sql`SELECT count(*) AS n FROM ${events} e WHERE visitor_id = ${visitorId}`;
+    total = paging.page > 1 ? (await db.query(n.sql, n.params))[0]!.n : 0;
+  }
+  return { rows, total: total as number };
+}

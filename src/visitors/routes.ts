@@ -1,0 +1,26 @@
+// /sites/{siteId}/visitors: profile list and a visitor's timeline (visitors:read).
+import { Elysia } from 'elysia';
+import type { AppContext } from '../app-context.ts';
+import type { Auth } from '../module.ts';
+import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
+import { PageQuery } from './page-query.ts';
+import { visitorList, visitorTimeline } from './service.ts';
+
+export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
+  new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
+    .use(auth)
+    .get('/', async ({ access, query }) => ok(await visitorList(ctx.db, access.site!.id, query)), {
+      scope: 'visitors:read',
+      query: VisitorListQuery,
+      response: { 200: envelope(VisitorListSchema), ...errorResponses },
+      detail: {
+        summary: 'Visitor profiles, most recently seen first; search matches part of email, name, uid or external_id (case-insensitive); page ≥ 1, limit 1–100 (default 50); total_goals counts lifetime completions of the active goals',
+      },
+    })
+    .get('/:visitorId/timeline', async ({ access, params, query }) => ok(await visitorTimeline(ctx.db, access.site!.id, params.visitorId, query)), {
+      scope: 'visitors:read',
+      query: PageQuery,
+      response: { 200: envelope(TimelineSchema), ...errorResponses },
+      detail: { summary: "A visitor's profile and events, newest first; {visitorId} is the profile's UUID id; page/limit as for the list" },
+    });

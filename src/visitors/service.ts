@@ -1,0 +1,36 @@
+// Visitors: the profile list and one visitor's timeline, with goal totals against the current goals.
+import type { Database } from '../storage/database.ts';
+import { notFound } from '../http/errors.ts';
+import { listGoals } from '../goals/service.ts';
+import { goalMatch } from '../query/goals-match.ts';
+import { listVisitors, visitorEvents, visitorProfile } from '../query/visitors.ts';
+import type { Page } from './page-query.ts';
+import type { Visitor } from './model.ts';
+
+/** Identity fields are present only when set (spec §2.4); the 53-bit internal id stays internal. */
+function shape({ visitor_id: _internal, total: _total, custom, email, name, avatar_url, external_id, ...rest }: Record<string, any>): Visitor {
+  const v: Record<string, any> = { id: rest.id, uid: rest.uid };
+  for (const [k, val] of Object.entries({ email, name, avatar_url, external_id })) if (val != null) v[k] = val;
+  if (custom != null) v.custom = JSON.parse(custom);
+  return { ...v, ...rest, total_revenue: Math.round((rest.total_revenue ?? 0) * 100) / 100 } as Visitor;
+}
+
+/** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
+const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
+
+export async function visitorList(db: Database, siteId: string, q: Page & { search?: string }) {
+  const search = q.search ? q.search : undefined;
+  const { rows, total } = await listVisitors(db, siteId, await activeGoals(db, siteId), q, search);
+  return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
+}
+
+export async function visitorTimeline(db: Database, siteId: string, visitorId: string, q: Page) {
+  const profile = await visitorProfile(db, siteId, visitorId, await activeGoals(db, siteId));
+  if (!profile) throw notFound('Visitor not found');
+  const { rows, total } = await visitorEvents(db, siteId, profile.visitor_id, q);
+  return {
+    visitor: shape(profile),
+    events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} })),
+    pagination: { total, page: q.page, limit: q.limit },
+  };
+}
