@@ -20,8 +20,8 @@ const BROWSER_ALIASES: Record<string, string> = {
   'Mobile Firefox': 'Firefox',
 };
 
-// ua-parser 1.x still uses the pre-2016 name.
-const OS_ALIASES: Record<string, string> = { 'Mac OS': 'macOS' };
+// ua-parser 1.x names: pre-2016 Apple naming; Chromebooks report the Chromium build name.
+const OS_ALIASES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'Chrome OS' };
 
 // ua-parser device types beyond the three we report: wearables browse like phones;
 // TVs, consoles and embedded screens like desktops (big screen, no touch-first layout).
