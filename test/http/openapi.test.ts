@@ -1,0 +1,86 @@
+// The OpenAPI 3 document at /api/v1/openapi.json and the reference page at /docs.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+let srv: TestServer;
+let doc: any;
+
+beforeAll(async () => {
+  srv = await startServer();
+  const r = await fetch(`${srv.url}/api/v1/openapi.json`);
+  expect(r.status).toBe(200);
+  doc = await r.json();
+});
+afterAll(async () => { await srv.cleanup(); });
+
+const op = (path: string, method: string) => doc.paths[path]?.[method];
+const jsonBody = (path: string, method: string) => op(path, method)?.requestBody?.content?.['application/json']?.schema;
+
+test('an OpenAPI 3 document with title, bearer security and the foundation routes', () => {
+  expect(doc.openapi).toMatch(/^3\./);
+  expect(doc.info.title).toBe('Tern API');
+  expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  for (const [path, method] of [
+    ['/health', 'get'],
+    ['/api/v1/auth/register', 'post'],
+    ['/api/v1/auth/login', 'post'],
+    ['/api/v1/auth/logout', 'post'],
+    ['/api/v1/auth/me', 'get'],
+    ['/api/v1/organizations', 'get'],
+    ['/api/v1/organizations', 'post'],
+    ['/api/v1/organizations/{orgId}', 'patch'],
+    ['/api/v1/organizations/{orgId}/sites', 'get'],
+    ['/api/v1/organizations/{orgId}/sites', 'post'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}', 'get'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}', 'patch'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}', 'delete'],
+    ['/api/v1/organizations/{orgId}/api-keys', 'get'],
+    ['/api/v1/organizations/{orgId}/api-keys', 'post'],
+    ['/api/v1/organizations/{orgId}/api-keys/{keyId}', 'delete'],
+  ]) expect(op(path, method)).toBeDefined();
+  expect(doc.paths['/api/v1/openapi.json']).toBeUndefined();
+  expect(doc.paths['/docs']).toBeUndefined();
+});
+
+test('request bodies are JSON schemas generated from the zod validators', () => {
+  const key = jsonBody('/api/v1/organizations/{orgId}/api-keys', 'post');
+  expect(key.required).toEqual(expect.arrayContaining(['name', 'scopes']));
+  expect(key.properties.scopes.items.enum).toContain('sites:read');
+  expect(key.properties.scopes.minItems).toBe(1);
+  expect(jsonBody('/api/v1/auth/register', 'post').properties.password.minLength).toBe(8);
+  expect(jsonBody('/api/v1/organizations/{orgId}/sites', 'post').required).toEqual(['domain']);
+  expect(Object.keys(jsonBody('/api/v1/organizations/{orgId}/sites/{siteId}', 'patch').properties).sort()).toEqual(['currency', 'name', 'timezone']);
+  // Every operation that takes a body says what it is.
+  for (const [path, methods] of Object.entries<any>(doc.paths)) {
+    for (const [method, o] of Object.entries<any>(methods)) {
+      if (o.requestBody) expect(Object.keys(o.requestBody.content ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
+    }
+  }
+});
+
+test('responses: the success envelope and the error shape', () => {
+  const created = op('/api/v1/organizations/{orgId}/api-keys', 'post').responses;
+  const data = created['201'].content['application/json'].schema.properties.data;
+  expect(data.required).toEqual(expect.arrayContaining(['id', 'name', 'scopes', 'key', 'key_preview', 'created_at', 'expires_at']));
+  const list = op('/api/v1/organizations/{orgId}/api-keys', 'get').responses['200'].content['application/json'].schema;
+  expect(list.properties.data.properties.api_keys.items.properties.status.enum).toEqual(['active', 'expired']);
+  for (const status of ['400', '401', '403', '404', '429']) {
+    expect(created[status].content['application/json'].schema.properties).toEqual({ error: { type: 'string' } });
+  }
+  const params = op('/api/v1/organizations/{orgId}/sites/{siteId}', 'get').parameters.map((p: any) => `${p.in}:${p.name}`);
+  expect(params).toEqual(expect.arrayContaining(['path:orgId', 'path:siteId']));
+});
+
+test('/docs is an HTML reference page pointing at the document', async () => {
+  const r = await fetch(`${srv.url}/docs`);
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toStartWith('text/html');
+  const html = await r.text();
+  expect(html).toContain('<title>Tern API</title>');
+  const config = JSON.parse(html.match(/data-configuration='([^']*)'/)![1]);
+  expect(new URL(config.url, `${srv.url}/docs`).href).toBe(`${srv.url}/api/v1/openapi.json`);
+  // The description goes into attributes verbatim: it must not close them early.
+  for (const m of html.matchAll(/content="([^"]*)"/g)) expect(m[1]).not.toContain('<');
+  expect(html.match(/<meta[\s\S]*?\/>/g)!.every((tag) => (tag.match(/"/g) ?? []).length % 2 === 0)).toBe(true);
+  expect(html).toMatch(/<script[^>]+src="https:\/\/[^"]+"/);
+});
