@@ -10,6 +10,17 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/**
+ * A context whose user agent reads like a desktop Chrome: ingestion drops "HeadlessChrome" as a bot (contract §6), and
+ * navigator.webdriver stays true, so pages still need data-allow-automation.
+ */
+export async function newVisitorContext(browser: Browser): Promise<BrowserContext> {
+  const probe = await browser.newPage();
+  const ua = (await probe.evaluate(() => navigator.userAgent)).replace('HeadlessChrome', 'Chrome');
+  await probe.close();
+  return browser.newContext({ userAgent: ua });
+}
+
 export type Beacon = { endpoint: 'event' | 'identify'; contentType: string; body: any };
 
 /** Every request the page makes to Tern's ingestion endpoints, parsed, in the order the browser sent them. */

@@ -4,16 +4,19 @@ import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
-import { eventually, launchBrowser, recordBeacons, type Beacon } from './browser.ts';
+import { eventually, launchBrowser, newVisitorContext, recordBeacons, type Beacon } from './browser.ts';
 
 let srv: TestServer;
 let site: FixtureSite;
 let browser: Browser;
 let account: Awaited<ReturnType<typeof setupAccount>>;
+/** The events the browser sent in the first test, for the API checks of the second. */
+let sent: any[] = [];
 
 beforeAll(async () => {
   srv = await startServer();
   account = await setupAccount(srv.url, { domain: '127.0.0.1', scopes: ['analytics:read', 'visitors:read'] });
+  await account.api.patch(`/api/v1/organizations/${account.orgId}/sites/${account.site.id}`, { currency: 'EUR' }, account.token);
   // The site runs on 127.0.0.1 under automation, so the test opts in to both.
   site = startFixtureSite(srv.url, account.site.public_id, 'data-allow-localhost data-allow-automation');
   browser = await launchBrowser();
@@ -28,7 +31,7 @@ const events = (beacons: Beacon[]) => beacons.filter((b) => b.endpoint === 'even
 const path = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
 
 test('a visit: pageviews, SPA routes, engagement, automatic events and the tern API', async () => {
-  const context = await browser.newContext();
+  const context = await newVisitorContext(browser);
   const beacons = recordBeacons(context, srv.url);
   await context.route('https://partner.example.org/**', (r) => r.fulfill({ contentType: 'text/html', body: '<h1>partner</h1>' }));
   const page = await context.newPage();
@@ -60,7 +63,7 @@ test('a visit: pageviews, SPA routes, engagement, automatic events and the tern 
   await eventually(() => events(beacons).some((e) => e.event_type === 'outbound'));
   await context.close();
 
-  const sent = events(beacons);
+  sent = events(beacons);
   expect(beacons.every((b) => b.contentType.startsWith('text/plain'))).toBe(true); // sendBeacon, no preflight
   expect(sent.map((e) => [e.event_type, e.event_name ?? null, path(e.url)])).toEqual([
     ['pageview', null, '/'],
@@ -110,4 +113,41 @@ test('a visit: pageviews, SPA routes, engagement, automatic events and the tern 
     site_id: account.site.public_id, visitor_uid: sent[0].visitor_uid, user_id: 'user-42',
     name: 'Ann', email: 'ann@example.com', avatar: 'https://example.com/ann.png', custom: { plan: 'pro' },
   }]);
+});
+
+test('what arrived, read back through the analytics API', async () => {
+  expect(sent.length).toBe(12);
+  const base = `/api/v1/organizations/${account.orgId}/sites/${account.site.id}`;
+  const get = async (p: string) => (await account.api.get(`${base}${p}`, account.key)).body.data;
+  // Ingestion loads in batches: wait until all twelve events are queryable.
+  const stats = await eventually(async () => { const d = await get('/analytics/stats?period=day'); return d?.metrics?.events >= 12 && d; });
+  expect(stats.metrics).toMatchObject({ visitors: 1, visits: 1, pageviews: 5, events: 12, bounce_rate: 0 });
+
+  const pages = await get('/analytics/pages?period=day&limit=100');
+  const byPage = Object.fromEntries(pages.results.map((r: any) => [r.name, r]));
+  expect(Object.keys(byPage).sort()).toEqual(['/', '/docs', '/pricing', '/thanks']);
+  expect([byPage['/'].pageviews, byPage['/pricing'].pageviews, byPage['/docs'].pageviews, byPage['/thanks'].pageviews]).toEqual([1, 2, 1, 1]);
+  expect((await get('/analytics/pages?period=day&dimension=entry_page')).results.map((r: any) => r.name)).toEqual(['/']);
+  expect((await get('/analytics/pages?period=day&dimension=exit_page')).results.map((r: any) => r.name)).toEqual(['/thanks']);
+
+  const revenue = await get('/analytics/revenue?period=day');
+  expect(revenue.currency).toBe('EUR');
+  expect(revenue.metrics).toMatchObject({ revenue: 49.9, orders: 1, purchasers: 1 });
+
+  const devices = await get('/analytics/devices?period=day&dimension=screen');
+  expect(devices.results.map((r: any) => r.name)).toEqual(['laptop']); // 1280 px wide
+}, 30_000);
+
+test('time on page and scroll depth are credited to the page they were measured on', async () => {
+  const base = `/api/v1/organizations/${account.orgId}/sites/${account.site.id}`;
+  const pages = (await account.api.get(`${base}/analytics/pages?period=day&limit=100`, account.key)).body.data;
+  const home = pages.results.find((r: any) => r.name === '/');
+  // The visitor scrolled "/" to the bottom and stayed over a second; /pricing's pageview reported it (spec §2.2:
+  // time_on_page is the time on the previous page).
+  expect(home.time_on_page).toBeGreaterThanOrEqual(1);
+  expect(home.scroll_depth).toBe(100);
+  const docs = pages.results.find((r: any) => r.name === '/docs');
+  expect(docs.scroll_depth).toBeLessThan(100); // /docs was left at the top
+  // The last page of a visit has no next pageview to report it.
+  expect(pages.results.find((r: any) => r.name === '/thanks')).toMatchObject({ time_on_page: null, scroll_depth: null });
 });
