@@ -1,0 +1,38 @@
+// The same server under Deno 2 (npm package `deno`): register → site → API key → sites list with that key.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { client } from '../helpers/api.ts';
+
+let srv: TestServer;
+beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); }, 90_000);
+afterAll(async () => { await srv?.cleanup(); });
+
+test('Deno: health, register, site, key, sites list with the key, errors, SIGTERM', async () => {
+  const api = client(srv.url);
+  expect(await api.get('/health')).toMatchObject({ status: 200, body: { success: true, data: { status: 'ok' } } });
+
+  const reg = await api.post('/api/v1/auth/register', { email: 'deno@example.com', password: 'long enough' });
+  expect(reg.status).toBe(201);
+  const { token, organization } = reg.body.data;
+
+  const site = await api.post(`/api/v1/organizations/${organization.id}/sites`, { domain: 'deno.example.com', timezone: 'Asia/Tokyo' }, token);
+  expect(site.status).toBe(201);
+  expect(site.body.data.public_id).toMatch(/^pk_live_[0-9a-f]{32}$/);
+
+  const key = await api.post(`/api/v1/organizations/${organization.id}/api-keys`, { name: 'deno', scopes: ['sites:read'] }, token);
+  expect(key.status).toBe(201);
+  expect(key.body.data.key).toMatch(/^sk_live_[0-9a-f]{32}$/);
+
+  const list = await api.get(`/api/v1/organizations/${organization.id}/sites`, key.body.data.key);
+  expect(list.status).toBe(200);
+  expect(list.body.data.sites).toEqual([site.body.data]);
+  expect(list.headers.get('x-ratelimit-remaining')).toBe('599');
+
+  // The auth checks and the error path behave as under Bun.
+  const malformed = await api.call('POST', `/api/v1/organizations/${organization.id}/api-keys`, { token: key.body.data.key, raw: '{', headers: { 'content-type': 'application/json' } });
+  expect(malformed).toMatchObject({ status: 403, body: { error: 'API keys cannot access this endpoint' } });
+  expect(await api.get('/nope')).toMatchObject({ status: 404, body: { error: 'Not found' } });
+  expect((await api.get('/api/v1/openapi.json')).body.openapi).toMatch(/^3\./);
+
+  expect(await srv.stop()).toBe(0);
+}, 60_000);
