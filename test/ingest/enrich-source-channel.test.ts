@@ -64,6 +64,10 @@ describe('source and channel of a landing', () => {
     ['referral from the page host', 'https://example.org/', 'https://example.org/x', null, 'Direct'],
     ['look-alike domain is not self', 'https://example.com/', 'https://notexample.com/', 'notexample.com', 'Referral'],
     ['localhost', 'https://example.com/', 'http://localhost:3000/', null, 'Direct'],
+    ['loopback address', 'https://example.com/', 'http://127.0.0.1:8080/', null, 'Direct'],
+    ['host with port and credentials', 'https://example.com/', 'https://user:pw@Blog.Org:8443/x', 'blog.org', 'Referral'],
+    ['internationalised host kept readable', 'https://example.com/', 'https://www.münchen.de/', 'münchen.de', 'Referral'],
+    ['host only, no path', 'https://example.com/', 'https://news.ycombinator.com', 'Hacker News', 'Organic Social'],
     ['not a URL', 'https://example.com/', 'garbage', null, 'Direct'],
     ['non-web scheme', 'https://example.com/', 'file:///C:/page.html', null, 'Direct'],
     // Campaign tags

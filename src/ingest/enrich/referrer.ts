@@ -24,23 +24,25 @@ export function cleanReferrer(referrer: string | null | undefined): string | nul
   return r.length > MAX_REFERRER ? r.slice(0, MAX_REFERRER) : r;
 }
 
+// Development and preview hosts: a link from them is the owner testing, not traffic.
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 function isOwnHost(host: string, pageHost: string | null, siteDomain: string): boolean {
   const site = normalizeHost(siteDomain);
-  return host === site || host.endsWith(`.${site}`) || host === pageHost || host === 'localhost';
+  return host === site || host.endsWith(`.${site}`) || host === pageHost || LOCAL_HOSTS.has(host);
 }
+
+// scheme://[userinfo@]host — the host as written (not punycoded), found without a full URL parse.
+const ORIGIN = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i;
 
 /** Source named by the referring URL, or null for none, self-referrals and non-web referrers. */
 export function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(referrer);
-  } catch {
-    return null;
-  }
-  const app = u.protocol === 'android-app:';
-  if (!app && u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (!u.hostname) return null;
-  const host = normalizeHost(u.hostname);
+  const m = ORIGIN.exec(referrer);
+  if (!m || !m[2]) return null;
+  const scheme = m[1]!.toLowerCase();
+  const app = scheme === 'android-app';
+  if (!app && scheme !== 'http' && scheme !== 'https') return null;
+  const host = normalizeHost(m[2]);
   if (isOwnHost(host, pageHost, siteDomain)) return null;
   return sourceForHost(host) ?? (app ? `android-app://${host}` : host);
 }

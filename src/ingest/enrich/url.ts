@@ -57,7 +57,8 @@ export function parsePageUrl(url: string): PageUrl {
   } catch {
     return EMPTY;
   }
-  const params = u.searchParams;
+  // Most page URLs carry no query; URLSearchParams is the costly part of parsing, so skip it then.
+  const params = u.search.length > 1 ? u.searchParams : null;
   return {
     hostname: u.hostname ? normalizeHost(u.hostname) : null,
     path: rawPath(url),
