@@ -11,7 +11,7 @@ import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { loadRows, sessionizedSource } from './load-sql.ts';
 import { readLogSql } from './log-format.ts';
 import { buildRow } from './record.ts';
-import type { Serial } from './serial.ts';
+import type { Serial } from '../storage/serial.ts';
 import { ImportLine, parseJson } from './validate.ts';
 
 export const MAX_LINE_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@ import type { Database } from '../storage/database.ts';
 import { log } from '../log.ts';
 import { loadRows } from './load-sql.ts';
 import { readLogSql } from './log-format.ts';
-import type { Serial } from './serial.ts';
+import type { Serial } from '../storage/serial.ts';
 
 export class Loader {
   private queue: string[] = [];

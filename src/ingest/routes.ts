@@ -6,7 +6,6 @@ import type { Auth } from '../module.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { readCapped } from './body.ts';
-import { importEvents } from './import.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
 import { EventBody, IdentifyBody, parseJson } from './validate.ts';
 
@@ -79,7 +78,7 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
     })
     .use(auth)
     .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', async ({ access, request }) =>
-      ok(await importEvents(ctx.db, svc().serial, access.site!, request.body)), {
+      ok(await svc().import(access.site!, request.body)), {
       session: true,
       parse: 'none',
       response: { 200: envelope(ImportResultSchema), ...errorResponses },

@@ -10,9 +10,12 @@ import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
 import { buildRow, type Origin } from './record.ts';
+import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
-import { Serial } from './serial.ts';
+import { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
+import { Compactor } from '../storage/compaction.ts';
+import { ParquetManifest, setManifest } from '../storage/parquet-layout.ts';
 import type { EventInput, IdentifyInput } from './validate.ts';
 
 /** Ingestion answers CORS for any origin on every response, errors included (contract §6). */
@@ -25,11 +28,16 @@ export class IngestService {
   readonly salts: Salts;
   readonly loader: Loader;
   readonly writer: LogWriter;
+  readonly manifest: ParquetManifest;
+  readonly compactor: Compactor;
 
   constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
     this.salts = new Salts(ctx.db);
     this.loader = new Loader(ctx.db, this.serial);
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
+    this.manifest = new ParquetManifest(ctx.config.dataDir);
+    // Compaction waits for an empty loader queue, so a visit is never split between a file and a late load.
+    this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.pending() === 0 });
   }
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
@@ -37,9 +45,13 @@ export class IngestService {
     const leftovers = this.writer.leftovers();
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
+    await this.manifest.load(this.ctx.db);
+    setManifest(this.manifest);
+    this.ctx.sites.deleteHooks.push((siteId) => this.compactor.dropSite(siteId));
     await this.salts.start();
     await this.sessionizer.restore(this.ctx.db);
     this.writer.start();
+    this.compactor.start();
   }
 
   site(publicId: string): Site {
@@ -90,6 +102,13 @@ export class IngestService {
     );
   }
 
+  /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
+  async import(site: Site, body: ReadableStream<Uint8Array> | null): Promise<ImportResult> {
+    const result = await importEvents(this.ctx.db, this.serial, site, body);
+    if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    return result;
+  }
+
   /** Events accepted so far are all loaded into DuckDB when this resolves (tests, benchmarks, compaction). */
   async flush() {
     await this.writer.rotate();
@@ -101,5 +120,6 @@ export class IngestService {
     this.sessionizer.stop();
     await this.writer.close();
     await this.loader.idle();
+    await this.compactor.stop();
   }
 }

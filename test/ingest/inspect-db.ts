@@ -15,6 +15,17 @@ export async function queryStored<T = Record<string, any>>(dataDir: string, sql:
   }
 }
 
+/**
+ * SQL for every stored row of events or visits: the hot table plus the Parquet files registered in
+ * parquet_files (paths relative to DATA_DIR), as compaction leaves them.
+ */
+export async function storedRelation(dataDir: string, tbl: 'events' | 'visits'): Promise<string> {
+  const files = await queryStored<{ path: string }>(dataDir, 'SELECT path FROM parquet_files WHERE tbl = ?', [tbl]);
+  if (!files.length) return `(SELECT * FROM ${tbl})`;
+  const list = files.map((f) => `'${join(dataDir, f.path).replaceAll("'", "''")}'`).join(', ');
+  return `(SELECT * FROM ${tbl} UNION ALL BY NAME SELECT * FROM read_parquet([${list}]))`;
+}
+
 const plain = (r: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v]));
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { BROWSER_UA, importLines, queryStored, sendEvent } from './inspect-db.ts';
+import { BROWSER_UA, importLines, queryStored, sendEvent, storedRelation } from './inspect-db.ts';
 
 let srv: TestServer;
 let acct: Awaited<ReturnType<typeof setupAccount>>;
@@ -59,8 +59,8 @@ beforeAll(async () => {
 
   expect(await srv.stop()).toBe(0);
   const q = (sql: string) => queryStored(srv.dataDir, sql);
-  stored.events = await q('SELECT * EXCLUDE (props), map_entries(props) AS props FROM events ORDER BY ts');
-  stored.visits = await q('SELECT * FROM visits ORDER BY start_ts');
+  stored.events = await q(`SELECT * EXCLUDE (props), map_entries(props) AS props FROM ${await storedRelation(srv.dataDir, 'events')} ORDER BY ts`);
+  stored.visits = await q(`SELECT * FROM ${await storedRelation(srv.dataDir, 'visits')} ORDER BY start_ts`);
   stored.visitors = await q(`SELECT * EXCLUDE (custom), custom::VARCHAR AS custom FROM visitors`);
 });
 afterAll(async () => { await srv.cleanup(); });

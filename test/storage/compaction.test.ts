@@ -1,0 +1,102 @@
+// Compaction: closed visits move to Parquet (per site and month), small files merge, orphans go,
+// site deletion removes files, and tableSource() reads hot rows and Parquet files as one.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { client, setupAccount } from '../helpers/api.ts';
+import { importLines, queryStored, storedRelation } from '../ingest/inspect-db.ts';
+import { Database } from '../../src/storage/database.ts';
+import { ParquetManifest, setManifest } from '../../src/storage/parquet-layout.ts';
+import { tableSource } from '../../src/storage/sources.ts';
+
+let srv: TestServer;
+let a: Awaited<ReturnType<typeof setupAccount>>;
+let b: Awaited<ReturnType<typeof setupAccount>>;
+const recent = new Date(Date.now() - 60_000).toISOString();
+
+const line = (ts: string, uid: string, path = '/') => ({ url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' });
+
+beforeAll(async () => {
+  srv = await startServer();
+  a = await setupAccount(srv.url);
+  b = await setupAccount(srv.url);
+  // Site A: March and April 2026, plus one visit from a minute ago (still open: stays hot).
+  expect((await importLines(srv.url, a, [
+    line('2026-03-10T10:00:00Z', 'a1'), line('2026-03-10T10:05:00Z', 'a1', '/two'),
+    line('2026-03-31T23:50:00Z', 'a2'), line('2026-04-01T00:10:00Z', 'a2', '/april'),
+    line(recent, 'a3'),
+  ])).body.data.imported).toBe(5);
+  // Site B: five small imports into one month, enough to trigger a merge.
+  for (let i = 0; i < 5; i++) {
+    expect((await importLines(srv.url, b, [line(`2026-05-0${i + 1}T12:00:00Z`, `b${i}`), line(`2026-05-0${i + 1}T12:01:00Z`, `b${i}`)])).status).toBe(200);
+  }
+});
+afterAll(async () => { await srv.cleanup(); });
+
+test('closed visits leave the hot tables for Parquet files partitioned by site and month', async () => {
+  await srv.stop();
+  const files = await queryStored<any>(srv.dataDir, `SELECT tbl, site_id, month, rows, path FROM parquet_files WHERE site_id = ? ORDER BY tbl, month`, [a.site.id]);
+  expect(files.map((f) => [f.tbl, f.month, f.rows])).toEqual([
+    ['events', '2026-03', 3], ['events', '2026-04', 1], ['visits', '2026-03', 2],
+  ]);
+  for (const f of files) {
+    expect(f.path).toMatch(new RegExp(`^parquet/${f.tbl}/site=${a.site.id}/month=${f.month}/[0-9a-f-]{36}\\.parquet$`));
+    expect(existsSync(join(srv.dataDir, f.path))).toBe(true);
+  }
+  const hot = await queryStored<any>(srv.dataDir, `SELECT path FROM events WHERE site_id = ?`, [a.site.id]);
+  expect(hot).toEqual([{ path: '/' }]);
+  const all = await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n, count(DISTINCT visit_id)::INTEGER AS v FROM ${await storedRelation(srv.dataDir, 'events')} WHERE site_id = ?`, [a.site.id]);
+  expect(all).toEqual([{ n: 5, v: 3 }]);
+});
+
+test('many small files of a month are merged into one, rows unchanged', async () => {
+  const files = await queryStored<any>(srv.dataDir, `SELECT tbl, rows FROM parquet_files WHERE site_id = ? ORDER BY tbl`, [b.site.id]);
+  expect(files.filter((f) => f.tbl === 'events').length).toBeLessThan(5);
+  expect(files.filter((f) => f.tbl === 'events').reduce((s, f) => s + f.rows, 0)).toBe(10);
+  expect(files.filter((f) => f.tbl === 'visits').reduce((s, f) => s + f.rows, 0)).toBe(5);
+  const dir = join(srv.dataDir, 'parquet/events', `site=${b.site.id}`, 'month=2026-05');
+  expect(readdirSync(dir).length).toBe(files.filter((f) => f.tbl === 'events').length);
+});
+
+test('tableSource() reads hot rows and Parquet files together, pruned by range', async () => {
+  const db = await Database.open(srv.dataDir, 1);
+  try {
+    const m = new ParquetManifest(srv.dataDir);
+    await m.load(db);
+    setManifest(m);
+    const count = async (tbl: 'events' | 'visits', range?: { fromUtc: string; toUtc: string }) => {
+      const src = tableSource(tbl, a.site.id, range);
+      return (await db.one<{ n: number }>(`SELECT count(*) AS n FROM ${src.sql}`, src.params))!.n;
+    };
+    expect(await count('events')).toBe(5);
+    expect(await count('visits')).toBe(3);
+    expect(await count('events', { fromUtc: '2026-04-01T00:00:00Z', toUtc: '2026-05-01T00:00:00Z' })).toBe(1);
+    expect(await count('events', { fromUtc: '2026-03-10T10:05:00Z', toUtc: '2026-04-01T00:00:00Z' })).toBe(2);
+    expect(await count('visits', { fromUtc: '2026-03-01T00:00:00Z', toUtc: '2026-04-01T00:00:00Z' })).toBe(2);
+    expect(m.files('events', a.site.id, { fromUtc: '2026-04-01T00:00:00Z', toUtc: '2026-05-01T00:00:00Z' })).toHaveLength(1);
+    const v = tableSource('visits', a.site.id);
+    const row = await db.one<any>(`SELECT * FROM ${v.sql} WHERE entry_page = '/' AND start_ts < '2026-03-11' `, v.params);
+    expect(row).toMatchObject({ pageviews: 2, exit_page: '/two', duration: 300, is_bounce: false });
+  } finally {
+    setManifest(undefined);
+    await db.close();
+  }
+});
+
+test('orphan files are removed at start; a deleted site takes its files along', async () => {
+  const orphanDir = join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-03');
+  mkdirSync(orphanDir, { recursive: true });
+  writeFileSync(join(orphanDir, 'orphan.parquet'), 'not really parquet');
+  srv = await startServer({ dataDir: srv.dataDir });
+  expect(existsSync(join(orphanDir, 'orphan.parquet'))).toBe(false);
+  expect(readdirSync(orphanDir)).toHaveLength(1);
+
+  const del = await client(srv.url).del(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}`, a.token);
+  expect(del.status).toBe(200);
+  expect(existsSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`))).toBe(false);
+  expect(existsSync(join(srv.dataDir, 'parquet/visits', `site=${a.site.id}`))).toBe(false);
+  await srv.stop();
+  expect(await queryStored(srv.dataDir, 'SELECT * FROM parquet_files WHERE site_id = ?', [a.site.id])).toEqual([]);
+  expect((await queryStored<any>(srv.dataDir, 'SELECT count(*)::INTEGER AS n FROM parquet_files WHERE site_id = ?', [b.site.id]))[0].n).toBeGreaterThan(0);
+});
