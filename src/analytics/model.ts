@@ -12,7 +12,8 @@ export const CommonQuery = z.object({
   date: DateText.optional().describe('base date of the period, default today in the site time zone'),
   from: DateText.optional().describe('first day of a custom range (inclusive)'),
   to: DateText.optional().describe('last day of a custom range (inclusive)'),
-  filters: z.string().optional().describe('JSON array of {dimension, operator, value}; all must hold'),
+  // Elysia may hand a query value that looks like JSON over already parsed; parseFilters takes either form.
+  filters: z.union([z.string(), z.array(z.unknown())]).optional().describe('JSON array of {dimension, operator, value}; all must hold'),
 });
 export type CommonQuery = z.infer<typeof CommonQuery>;
 

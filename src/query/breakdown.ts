@@ -3,11 +3,12 @@
 import type { Database } from '../storage/database.ts';
 import { dimension, type Dimension } from './dimensions.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
-import { finish, metricSql, percentage, selectMetrics, type Metric, type Table } from './metrics.ts';
+import { finish, percentage, selectMetrics, countedOn, type Metric, type Table } from './metrics.ts';
 import { rangeEcho } from './period.ts';
+import { engagementByPage } from './engagement.ts';
 import { LABELLERS } from './labels.ts';
 import { one, rows } from './run.ts';
-import { ident, sql } from './sql.ts';
+import { ident, sql, type Fragment } from './sql.ts';
 
 const ROW_METRICS = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const PAGE_METRICS = ['time_on_page', 'scroll_depth'] as const satisfies Metric[];
@@ -16,46 +17,47 @@ export type Paging = { limit: number; page: number };
 
 const tableOf = (d: Dimension): Table => (d.level === 'visit' ? 'visits' : 'events');
 const sourceOf = (t: Table, scope: Scope) => (t === 'visits' ? visitsSource(scope) : eventsSource(scope));
-const countable = (m: Metric, t: Table) => {
-  try { return metricSql(m, t), true; } catch { return false; }
-};
+
+/** Rows of `q` keyed by name. */
+async function byName(db: Database, q: Fragment) {
+  return new Map((await rows(db, q)).map((r) => [r.name as string, r]));
+}
 
 /** Metrics of `names` counted on the other table, grouped by the dimension's companion column there. */
-async function companionMetrics(db: Database, scope: Scope, dim: Dimension, metrics: Metric[], names: string[]) {
-  const out = new Map<string, Record<string, any>>();
-  if (!metrics.length || !dim.companion || !names.length) return out;
+function companionQuery(scope: Scope, dim: Dimension, metrics: Metric[], names: string[]): Fragment {
   const table: Table = tableOf(dim) === 'visits' ? 'events' : 'visits';
-  const col = ident(dim.companion);
-  const found = await rows(db, sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)}
-    FROM ${sourceOf(table, scope)} WHERE ${col} = ANY(${names}::VARCHAR[]) GROUP BY ALL`);
-  for (const r of found) out.set(r.name, r);
-  return out;
+  const col = ident(dim.companion!);
+  return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)}
+    FROM ${sourceOf(table, scope)} WHERE ${col} = ANY(${names}::VARCHAR[]) GROUP BY ALL`;
 }
 
 export async function breakdown(db: Database, scope: Scope, dimName: string, paging: Paging, withPageMetrics = false) {
   const dim = dimension(dimName);
   const table = tableOf(dim);
-  const wanted: Metric[] = [...ROW_METRICS, ...(withPageMetrics ? PAGE_METRICS : [])];
-  const here = wanted.filter((m) => countable(m, table));
-  const there = wanted.filter((m) => !countable(m, table));
+  const here = ROW_METRICS.filter((m) => countedOn(m, table));
+  const there = ROW_METRICS.filter((m) => !countedOn(m, table));
   const src = sourceOf(table, scope);
   const col = ident(dim.column);
-  const offset = (paging.page - 1) * paging.limit;
 
   const [ranked, all] = await Promise.all([
-    rows(db, sql`SELECT ${col} AS name, ${selectMetrics(here, table)}
-      FROM ${src} GROUP BY ALL
+    rows(db, sql`SELECT ${col} AS name, ${selectMetrics(here, table)} FROM ${src} GROUP BY ALL
       ORDER BY visitors DESC, pageviews DESC, name ASC NULLS LAST
-      LIMIT ${paging.limit} OFFSET ${offset}`),
+      LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`),
     one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors, count(DISTINCT ${col}) + coalesce(max((${col} IS NULL)::INTEGER), 0) AS groups FROM ${src}`),
   ]);
   const names = ranked.map((r) => r.name).filter((n): n is string => n !== null);
-  const extra = await companionMetrics(db, scope, dim, there, names);
+  const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
+  const none = new Map<string, Record<string, any>>();
+  const [extra, engagement] = await Promise.all([
+    there.length && dim.companion && names.length ? byName(db, companionQuery(scope, dim, there, names)) : none,
+    withPageMetrics && pageColumn && names.length ? byName(db, engagementByPage(scope, pageColumn, names)) : none,
+  ]);
   const totalVisitors = Number(all?.visitors ?? 0);
   const label = LABELLERS[dim.name];
 
   const results = ranked.map((r) => {
-    const m = finish(wanted, { ...(r.name === null ? {} : extra.get(r.name)), ...r });
+    const merged = r.name === null ? r : { ...extra.get(r.name), ...engagement.get(r.name), ...r };
+    const m = finish([...ROW_METRICS, ...PAGE_METRICS], merged);
     const name = r.name ?? dim.none;
     return {
       name,

@@ -44,13 +44,15 @@ function target(dimension: string, index: number): Target {
 }
 
 /** Syntax and shape only; goals and regular expressions are checked against the database by resolveFilters. */
-export function parseFilters(raw: string | undefined): Filter[] {
-  if (raw === undefined || raw.trim() === '') return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw fail('not valid JSON (expected an array of {dimension, operator, value})');
+export function parseFilters(raw: string | unknown[] | undefined): Filter[] {
+  if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return [];
+  let json: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw fail('not valid JSON (expected an array of {dimension, operator, value})');
+    }
   }
   if (!Array.isArray(json)) throw fail('expected a JSON array of {dimension, operator, value}');
   if (json.length > MAX_FILTERS) throw fail(`at most ${MAX_FILTERS} filters`);
@@ -92,7 +94,7 @@ async function loadGoals(db: Database, siteId: string, ids: string[], index: num
 }
 
 /** Parse, then resolve goal ids to their definitions and validate regular expressions. */
-export async function resolveFilters(db: Database, siteId: string, raw: string | undefined): Promise<Filter[]> {
+export async function resolveFilters(db: Database, siteId: string, raw: string | unknown[] | undefined): Promise<Filter[]> {
   const filters = parseFilters(raw);
   for (const [i, f] of filters.entries()) {
     if (f.target.kind === 'goal') f.target.goals = await loadGoals(db, siteId, f.values, i);

@@ -20,16 +20,18 @@ const DEFS = {
   bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
   /** Mean of (last event − first event) per visit, seconds. */
   visit_duration: { sql: { visits: 'avg(duration)' }, finish: whole },
+  /** Over the reports attributed to a page (see engagement.ts). */
   time_on_page: { sql: { events: 'avg(time_on_page)' }, finish: wholeOrNull },
   scroll_depth: { sql: { events: 'avg(scroll_depth)' }, finish: wholeOrNull },
 } satisfies Record<string, Def>;
 
 export type Metric = keyof typeof DEFS;
 
+export const countedOn = (m: Metric, table: Table) => (DEFS[m].sql as Partial<Record<Table, string>>)[table] !== undefined;
+
 export function metricSql(m: Metric, table: Table): string {
-  const s = (DEFS[m].sql as Partial<Record<Table, string>>)[table];
-  if (!s) throw new Error(`metric ${m} is not counted from ${table}`);
-  return s;
+  if (!countedOn(m, table)) throw new Error(`metric ${m} is not counted from ${table}`);
+  return (DEFS[m].sql as Partial<Record<Table, string>>)[table]!;
 }
 
 /** `expr AS name, …` for the given metrics on one table. */

@@ -1,0 +1,167 @@
+// Query benchmark (not a test): 10M generated events for one site over 12 months, loaded through the import
+// code, then every analytics endpoint timed over HTTP against the same question as one hand-written DuckDB
+// statement on the same files. Prints p50 per endpoint and the ratio.
+// Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--fresh]
+// The loaded data dir (bench/out/query-data) is kept and reused; --fresh rebuilds it.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { generateEvents } from './generate.ts';
+import { startServer } from '../test/helpers/server.ts';
+import { setupAccount } from '../test/helpers/api.ts';
+import { Database } from '../src/storage/database.ts';
+import { SiteCache } from '../src/sites/site-cache.ts';
+import { Serial } from '../src/storage/serial.ts';
+import { importEvents } from '../src/ingest/import.ts';
+import { tableSource } from '../src/storage/sources.ts';
+import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
+import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
+import { HAND_WRITTEN, type Question } from './query-sql.ts';
+
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, fresh: { type: 'boolean', default: false } },
+});
+const EVENTS = Number(args.events);
+const RUNS = Number(args.runs);
+const DATA_DIR = join(import.meta.dir, 'out', 'query-data');
+const META = join(DATA_DIR, 'bench.json');
+const TZ = 'Europe/Berlin';
+const CHUNK = 1_000_000;
+
+type Meta = { orgId: string; siteId: string; token: string; events: number };
+
+const secs = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1) + ' s';
+
+/** NDJSON lines [from, from + n) of the deterministic generator, as a byte stream for importEvents. */
+function chunkStream(gen: Generator<any>, n: number): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let left = n;
+  return new ReadableStream({
+    pull(ctrl) {
+      const lines: string[] = [];
+      while (left > 0 && lines.length < 20_000) {
+        const r = gen.next();
+        if (r.done) { left = 0; break; }
+        lines.push(JSON.stringify(r.value));
+        left--;
+      }
+      if (lines.length) ctrl.enqueue(enc.encode(lines.join('\n') + '\n'));
+      if (left <= 0) ctrl.close();
+    },
+  });
+}
+
+async function prepare(): Promise<Meta> {
+  if (!args.fresh && existsSync(META)) {
+    const meta = JSON.parse(readFileSync(META, 'utf8')) as Meta;
+    if (meta.events === EVENTS) return meta;
+  }
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  const srv = await startServer({ dataDir: DATA_DIR });
+  const acc = await setupAccount(srv.url, { timezone: TZ });
+  await srv.stop();
+
+  // Straight into storage through the import code path (validation, enrichment, sessionizing, loader).
+  const db = await Database.open(DATA_DIR);
+  const site = (await SiteCache.load(db)).inOrg(acc.orgId, acc.site.id)!;
+  const serial = new Serial();
+  const gen = generateEvents({ events: EVENTS, site: site.public_id, seed: 7 });
+  const t0 = performance.now();
+  for (let done = 0; done < EVENTS; done += CHUNK) {
+    const r = await importEvents(db, serial, site, chunkStream(gen, Math.min(CHUNK, EVENTS - done)));
+    console.log(`imported ${done + r.imported} (rejected ${r.rejected}) in ${secs(t0)}`);
+  }
+  await db.exec('CHECKPOINT');
+  await db.close();
+  const meta = { orgId: acc.orgId, siteId: acc.site.id, token: acc.token, events: EVENTS };
+  writeFileSync(META, JSON.stringify(meta));
+  return meta;
+}
+
+/** The three scenarios of the brief: 12 months, 30 days, a custom 90-day range with one filter. */
+function scenarios(): { name: string; query: string; range: Range; filter?: { column: string; value: string } }[] {
+  const today = todayIn(TZ);
+  const from90 = addDays(today, -120);
+  return [
+    { name: '12mo', query: 'period=12mo', range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ) },
+    { name: '30d', query: 'period=30d', range: dayRange('30d', addDays(today, -29), today, TZ) },
+    {
+      name: '90d+filter',
+      query: `period=custom&from=${from90}&to=${addDays(from90, 89)}&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'country', operator: 'is', value: 'US' }]))}`,
+      range: dayRange('custom', from90, addDays(from90, 89), TZ),
+      filter: { column: 'country', value: 'US' },
+    },
+  ];
+}
+
+const ENDPOINTS = ['stats', 'charts', 'pages', 'sources', 'channels', 'devices', 'locations', 'revenue', 'realtime'] as const;
+
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timeHttp(meta: Meta) {
+  const srv = await startServer({ dataDir: DATA_DIR });
+  const out = new Map<string, number>();
+  try {
+    const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;
+    for (const s of scenarios()) {
+      for (const e of ENDPOINTS) {
+        const url = `${base}/${e}?${s.query}`;
+        const times: number[] = [];
+        for (let i = 0; i <= RUNS; i++) {
+          const t0 = performance.now();
+          const r = await fetch(url, { headers: { authorization: `Bearer ${meta.token}` } });
+          const body = await r.text();
+          if (r.status !== 200) throw new Error(`${url}: ${r.status} ${body}`);
+          if (i > 0) times.push(performance.now() - t0);
+        }
+        out.set(`${e} ${s.name}`, p50(times));
+      }
+    }
+  } finally {
+    await srv.stop();
+  }
+  return out;
+}
+
+async function timeSql(meta: Meta) {
+  const instance = await DuckDBInstance.create(join(DATA_DIR, 'tern.duckdb'));
+  const c = await instance.connect();
+  await c.run("SET TimeZone = 'UTC'");
+  const out = new Map<string, number>();
+  try {
+    for (const s of scenarios()) {
+      for (const e of ENDPOINTS) {
+        const range = e === 'realtime' ? realtimeRange(TZ) : s.range;
+        const q: Question = {
+          siteId: meta.siteId, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
+          events: tableSource('events', meta.siteId, range), visits: tableSource('visits', meta.siteId, range),
+        };
+        const stmt = HAND_WRITTEN[e](q);
+        const times: number[] = [];
+        for (let i = 0; i <= RUNS; i++) {
+          const t0 = performance.now();
+          await c.runAndReadAll(stmt.sql, stmt.params as any);
+          if (i > 0) times.push(performance.now() - t0);
+        }
+        out.set(`${e} ${s.name}`, p50(times));
+      }
+    }
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+  return out;
+}
+
+const meta = await prepare();
+const http = await timeHttp(meta);
+const hand = await timeSql(meta);
+console.log(`\n${EVENTS.toLocaleString('en')} events, p50 of ${RUNS} runs (ms)`);
+console.log('| endpoint | scenario | HTTP p50 | hand-written SQL p50 | ratio |');
+console.log('|---|---|---:|---:|---:|');
+for (const [k, ms] of http) {
+  const [e, s] = k.split(' ');
+  const h = hand.get(k)!;
+  console.log(`| ${e} | ${s} | ${ms.toFixed(0)} | ${h.toFixed(0)} | ${(ms / h).toFixed(2)} |`);
+}
