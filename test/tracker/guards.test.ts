@@ -1,10 +1,11 @@
-// Browser tests of when the tracker stays silent (localhost, automation, opt-out) and of hash routing and data-api.
+// Browser tests of when the tracker stays silent (localhost, automation, opt-out), of its resilience (no storage,
+// no sendBeacon, bad API calls) and of its switches (hash routing, data-api, automatic events off).
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
-import { eventually, launchBrowser, recordBeacons } from './browser.ts';
+import { eventually, launchBrowser, newVisitorContext, recordBeacons } from './browser.ts';
 
 let srv: TestServer;
 let browser: Browser;
@@ -30,7 +31,7 @@ function fixture(attrs: string) {
 
 /** Loads `path`, runs the tern API and a click, and returns what reached the network plus console warnings. */
 async function visit(attrs: string, path = '/plain', before?: string) {
-  const context = await browser.newContext();
+  const context = await newVisitorContext(browser);
   const beacons = recordBeacons(context, srv.url);
   const page = await context.newPage();
   const warnings: string[] = [];
@@ -88,7 +89,7 @@ test('data-api sends to another endpoint base; automatic events can be switched 
   const other = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok', { status: 202 }) });
   try {
     const api = `http://127.0.0.1:${other.port}/proxy`;
-    const context = await browser.newContext();
+    const context = await newVisitorContext(browser);
     const seen: string[] = [];
     context.on('request', (r) => { if (r.method() === 'POST') seen.push(new URL(r.url()).pathname); });
     const page = await context.newPage();
@@ -123,5 +124,32 @@ test('a session survives across tabs and a new one starts after 30 idle minutes'
   const idle = v.beacons.find((b) => b.body.event_name === 'After Idle')!.body;
   expect(idle.session_id).not.toBe(first[0]);
   expect(idle.visitor_uid).toBe(v.beacons[0].body.visitor_uid);
+  await v.context.close();
+});
+
+test('bad API calls, blocked storage and a missing sendBeacon never throw into the page', async () => {
+  const blockStorage = `
+    for (const m of ['getItem', 'setItem', 'removeItem']) Storage.prototype[m] = () => { throw new DOMException('blocked', 'SecurityError'); };
+    navigator.sendBeacon = undefined;`;
+  const v = await visit('data-allow-localhost data-allow-automation', '/plain', blockStorage);
+  const errors: string[] = [];
+  v.page.on('pageerror', (e) => errors.push(e.message));
+  const returned = await v.page.evaluate(() => {
+    const t = (window as any).tern;
+    t.purchase(null);
+    t.identify();
+    t('no-such-method', 1);
+    t.track({ toString() { throw new Error('boom'); } });
+    t.track('Still Works', { ok: true });
+    return 'no exception';
+  });
+  expect(returned).toBe('no exception');
+  await eventually(() => v.beacons.some((b) => b.body.event_name === 'Still Works'));
+  expect(errors).toEqual([]);
+  // fetch(keepalive) stood in for sendBeacon, still as text/plain; the IDs lived in memory.
+  expect(v.beacons.every((b) => b.contentType.startsWith('text/plain'))).toBe(true);
+  expect(v.beacons.filter((b) => b.endpoint === 'identify')).toEqual([]); // no user ID, nothing to link
+  const ids = v.beacons.filter((b) => b.endpoint === 'event').map((b) => b.body.visitor_uid);
+  expect(new Set(ids).size).toBe(1);
   await v.context.close();
 });

@@ -86,6 +86,7 @@ const api = {
     });
   },
   identify: (userId: string, traits: Traits = {}) => {
+    if (userId == null || userId === '') return;
     const { name, email, avatar, ...custom } = traits;
     post('identify', {
       site_id: config.site,
