@@ -24,6 +24,7 @@ export function startFixtureSite(ternUrl: string, siteId: string, attrs: string)
       }
       if (path === '/hash') return page('Hash app', script.replace('<script ', '<script data-hash '), `<h1>Hash</h1>${tall}`);
       if (path === '/plain') return page('Plain', script, '<h1>Plain</h1>');
+      if (path === '/double') return page('Double', script + script, '<h1>Script included twice</h1>');
       // Every other path is the single-page app (a server-side fallback, as SPAs have).
       return page(
         'Home',

@@ -153,3 +153,10 @@ test('bad API calls, blocked storage and a missing sendBeacon never throw into t
   expect(new Set(ids).size).toBe(1);
   await v.context.close();
 });
+
+test('a page that includes the script twice still counts one pageview', async () => {
+  const v = await visit('data-allow-localhost data-allow-automation', '/double');
+  await eventually(() => v.beacons.some((b) => b.body.event_name === 'After Load'));
+  expect(v.beacons.map((b) => b.body.event_type)).toEqual(['pageview', 'custom']);
+  await v.context.close();
+});

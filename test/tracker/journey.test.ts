@@ -151,3 +151,26 @@ test('time on page and scroll depth are credited to the page they were measured 
   // The last page of a visit has no next pageview to report it.
   expect(pages.results.find((r: any) => r.name === '/thanks')).toMatchObject({ time_on_page: null, scroll_depth: null });
 });
+
+test('one visitor, identified, with the whole visit on its timeline', async () => {
+  const base = `/api/v1/organizations/${account.orgId}/sites/${account.site.id}`;
+  const list = await eventually(async () => {
+    const d = (await account.api.get(`${base}/visitors?search=user-42`, account.key)).body.data;
+    return d?.visitors?.[0]?.total_pageviews === 5 && d;
+  });
+  expect(list.pagination.total).toBe(1);
+  const visitor = list.visitors[0];
+  expect(visitor).toMatchObject({
+    uid: sent[0].visitor_uid, external_id: 'user-42', name: 'Ann', email: 'ann@example.com',
+    avatar_url: 'https://example.com/ann.png', total_sessions: 1, total_pageviews: 5, total_revenue: 49.9,
+  });
+  const timeline = (await account.api.get(`${base}/visitors/${visitor.id}/timeline?limit=100`, account.key)).body.data;
+  expect(timeline.visitor.id).toBe(visitor.id);
+  expect(timeline.pagination.total).toBe(12);
+  const seen = timeline.events.map((e: any) => `${e.event_type}:${e.event_name ?? ''}:${e.path}`).sort();
+  expect(seen).toEqual(sent.map((e) => `${e.event_type}:${e.event_name ?? ''}:${new URL(e.url).pathname}`).sort());
+  expect(new Set(timeline.events.map((e: any) => e.session_id))).toEqual(new Set([sent[0].session_id]));
+  const purchase = timeline.events.find((e: any) => e.event_type === 'purchase');
+  expect(purchase).toMatchObject({ revenue: 49.9, currency: 'EUR' });
+  expect(timeline.events.find((e: any) => e.event_name === 'Signup CTA').properties).toEqual({ plan: 'pro', position: 'hero' });
+}, 30_000);

@@ -112,6 +112,8 @@ const tern = Object.assign(
 );
 
 safe(() => {
+  // A second copy of the script on the same page would count everything twice.
+  if (w.tern && w.tern.pageview) return;
   const queued: ArrayLike<unknown>[] = (w.tern && w.tern.q) || [];
   w.tern = tern;
   const start = safe(() => {
