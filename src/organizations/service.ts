@@ -3,6 +3,7 @@ import type { Database } from '../storage/database.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { Organization, Plan } from './model.ts';
 import { forgetOrganizationKeys } from '../keys/service.ts';
+import { CredentialCache } from '../security/credential-cache.ts';
 
 const COLUMNS = `o.id::VARCHAR AS id, o.name, o.plan, o.created_at`;
 
@@ -26,11 +27,18 @@ export async function listOrganizations(db: Database, userId: string): Promise<O
   );
 }
 
+// Memberships are only ever added (no endpoint removes one or changes a role), so a found role stays
+// true; misses are not cached. Whatever removes or changes memberships must call roles.invalidate().
+const roles = new CredentialCache<string>();
+
 /** The caller's role in the organization; 404 when they are not a member, so foreign IDs leak nothing. */
 export async function membershipRole(db: Database, userId: string, orgId: string): Promise<string> {
-  const row = await db.one<{ role: string }>('SELECT role FROM memberships WHERE user_id = ? AND org_id = TRY_CAST(? AS UUID)', [userId, orgId]);
-  if (!row) throw notFound('Organization not found');
-  return row.role;
+  const role = await roles.get(`${userId}:${orgId}`, async () => {
+    const row = await db.one<{ role: string }>('SELECT role FROM memberships WHERE user_id = ? AND org_id = TRY_CAST(? AS UUID)', [userId, orgId]);
+    return row?.role;
+  });
+  if (!role) throw notFound('Organization not found');
+  return role;
 }
 
 export async function patchOrganization(db: Database, orgId: string, role: string, input: { name?: string; plan?: Plan }) {

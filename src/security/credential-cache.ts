@@ -1,4 +1,4 @@
-// In-process cache of credential lookups (API keys, sessions) so a request need not query DuckDB to authenticate.
+// In-process cache of auth lookups (API keys, sessions, memberships) so a request need not query DuckDB to authenticate.
 import { lru, type LRU } from 'tiny-lru';
 
 /**
