@@ -33,15 +33,20 @@ export function bucketSql(interval: Interval, tz: string, column: string): Fragm
 export function bucketLabels(r: Range, interval: Interval): string[] {
   const out: string[] = [];
   const push = (label: string) => {
+    if (out[out.length - 1] === label) return;
     if (out.length >= MAX_BUCKETS) throw badRequest(`Invalid interval: '${interval}' gives more than ${MAX_BUCKETS} buckets for this range; choose a coarser interval`);
-    if (out[out.length - 1] !== label) out.push(label);
+    out.push(label);
   };
   if (interval === 'hour') {
     const end = Date.parse(r.toUtc);
-    for (let t = Math.floor(Date.parse(r.fromUtc) / 3_600_000) * 3_600_000; t < end; t += 3_600_000) {
+    const label = (t: number) => {
       const w = wallClock(t, r.timezone);
-      push(`${w.date} ${w.hour}:00:00`);
-    }
+      return `${w.date} ${w.hour}:00:00`;
+    };
+    // Start at the range's own first instant (local midnight is not a whole UTC hour in every zone);
+    // the last instant closes a range that does not end on an hour (realtime).
+    for (let t = Date.parse(r.fromUtc); t < end; t += 3_600_000) push(label(t));
+    push(label(end - 1));
     return out;
   }
   if (interval === 'day') {
