@@ -7,8 +7,8 @@ import { sourceForHost, sourceForTag } from '../../src/ingest/enrich/known-sourc
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const SITE = 'example.com';
 
-function visit(url: string, referrer?: string) {
-  const e = enrich({ url, referrer, userAgent: UA, ip: '8.8.8.8', siteDomain: SITE });
+function visit(url: string, referrer?: string, siteDomain = SITE) {
+  const e = enrich({ url, referrer, userAgent: UA, ip: '8.8.8.8', siteDomain });
   return { source: e.source, channel: e.channel };
 }
 
@@ -106,6 +106,16 @@ describe('source and channel of a landing', () => {
     ['referral medium without source', 'https://example.com/?utm_medium=referral', undefined, null, 'Referral'],
   ])('%s', (_d, url, referrer, source, channel) => {
     expect(visit(url, referrer)).toEqual({ source, channel });
+  });
+});
+
+describe('self-referrals on an internationalised domain', () => {
+  test.each([
+    ['site domain in Unicode', 'münchen.de'],
+    ['site domain in punycode', 'xn--mnchen-3ya.de'],
+  ])('%s', (_d, domain) => {
+    expect(visit('https://münchen.de/a', 'https://www.münchen.de/b', domain)).toEqual({ source: null, channel: 'Direct' });
+    expect(visit('https://münchen.de/a', 'https://blog.xn--mnchen-3ya.de/', domain)).toEqual({ source: null, channel: 'Direct' });
   });
 });
 

@@ -1,5 +1,6 @@
 // Referrer URL + campaign tags on the landing URL → the visit's traffic source ("Google",
 // "Newsletter", "blog.example.org"), with self-referrals dropped.
+import { domainToASCII } from 'node:url';
 import { sourceForHost, sourceForTag } from './known-sources.ts';
 import { normalizeHost, param } from './url.ts';
 
@@ -27,9 +28,13 @@ export function cleanReferrer(referrer: string | null | undefined): string | nul
 // Development and preview hosts: a link from them is the owner testing, not traffic.
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Punycode form, as WHATWG URL gives the page host: "münchen.de" → "xn--mnchen-3ya.de". */
+const ascii = (host: string) => (/[^\x00-\x7f]/.test(host) ? domainToASCII(host) || host : host);
+
 function isOwnHost(host: string, pageHost: string | null, siteDomain: string): boolean {
-  const site = normalizeHost(siteDomain);
-  return host === site || host.endsWith(`.${site}`) || host === pageHost || LOCAL_HOSTS.has(host);
+  const h = ascii(host);
+  const site = ascii(normalizeHost(siteDomain));
+  return h === site || h.endsWith(`.${site}`) || h === pageHost || LOCAL_HOSTS.has(h);
 }
 
 // scheme://[userinfo@]host — the host as written (not punycoded), found without a full URL parse.
