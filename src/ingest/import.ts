@@ -12,7 +12,7 @@ import { loadRows, sessionizedSource } from './load-sql.ts';
 import { readLogSql } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
-import { ImportLine, parseJson } from './validate.ts';
+import { parseImportLine } from './validate.ts';
 
 export const MAX_LINE_BYTES = 64 * 1024;
 const MAX_ERRORS = 100;
@@ -72,7 +72,7 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
       if (line !== null && !line.trim()) continue;
       try {
         if (line === null) throw fail(400, `Line too long: at most ${MAX_LINE_BYTES / 1024} KiB`);
-        const e = parseJson(ImportLine, line.endsWith('\r') ? line.slice(0, -1) : line, fail, 'line');
+        const e = parseImportLine(line.endsWith('\r') ? line.slice(0, -1) : line, fail);
         const origin = { ip: e.ip ?? '', userAgent: e.user_agent ?? '' };
         // Without a uid, the visitor is a per-day fingerprint, as live; this import's own salt stands in.
         const day = new Date(e.timestamp).toISOString().slice(0, 10);

@@ -7,7 +7,7 @@ import { clientIp } from '../http/client-ip.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { readCapped } from './body.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
-import { EventBody, IdentifyBody, parseJson } from './validate.ts';
+import { EventDoc, IdentifyDoc, ImportLineDoc, parseEvent, parseIdentify } from './validate.ts';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -58,23 +58,23 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
     // parse: 'none' — the body is read here as a capped stream, never buffered whole by the framework.
     .post('/api/v1/event', async ({ request, set }) => {
       Object.assign(set.headers, CORS_HEADERS);
-      const input = parseJson(EventBody, await readCapped(request, ingestError), ingestError);
+      const input = parseEvent(await readCapped(request, ingestError), ingestError);
       await svc().event(input, origin(request));
       set.status = 202;
       return 'ok';
     }, {
       parse: 'none',
-      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk. Bot traffic is answered 202 and dropped.', EventBody),
+      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk. Bot traffic is answered 202 and dropped.', EventDoc),
     })
     .post('/api/v1/identify', async ({ request, set }) => {
       Object.assign(set.headers, CORS_HEADERS);
-      const input = parseJson(IdentifyBody, await readCapped(request, ingestError), ingestError);
+      const input = parseIdentify(await readCapped(request, ingestError), ingestError);
       await svc().identify(input);
       set.status = 202;
       return 'ok';
     }, {
       parse: 'none',
-      detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyBody),
+      detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyDoc),
     })
     .use(auth)
     .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', async ({ access, request }) =>
@@ -84,6 +84,7 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
       response: { 200: envelope(ImportResultSchema), ...errorResponses },
       detail: {
         summary: 'Bulk-import events (NDJSON)',
+        requestBody: { required: true, content: { 'application/x-ndjson': { schema: { description: 'One JSON object per line', ...(z.toJSONSchema(ImportLineDoc) as any) } } } },
         description:
           'Body `application/x-ndjson`, one event per line: the /event fields plus `timestamp` (ISO 8601 with Z or offset, required), `ip` and `user_agent` (optional). ' +
           '`site_id` in a line is ignored: the path names the site. Lines are sessionized (30-minute gap) and enriched like live events, without bot filtering; ' +

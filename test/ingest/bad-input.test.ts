@@ -43,7 +43,7 @@ describe('POST /api/v1/event rejects', () => {
     ['properties as a string', () => ({ site_id: pk, url: 'https://example.com/', properties: 'a=1' }), 400, /'properties'/],
     ['a bad currency', () => ({ site_id: pk, url: 'https://example.com/', currency: 'dollars' }), 400, /'currency'/],
     ['an unknown site', () => ({ site_id: 'pk_live_00000000000000000000000000000000', url: 'https://example.com/' }), 404, /^\{"error":"Unknown site"\}$/],
-    ['an empty site_id', () => ({ site_id: '', url: 'https://example.com/' }), 404, /Unknown site/],
+    ['an empty site_id', () => ({ site_id: '', url: 'https://example.com/' }), 400, /'site_id': must not be empty/],
   ];
   for (const [name, body, status, message] of cases) {
     test(name, async () => {

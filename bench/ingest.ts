@@ -1,0 +1,128 @@
+// Ingestion benchmark (prints figures, asserts nothing): wrk POSTs varied realistic events to a bare
+// Bun.serve that only answers 202 and to the real server (durable log), over loopback, in one run;
+// then keeps loading the real server up to --rss-events and reports its RSS; then times a bulk import.
+//   bun bench/ingest.ts [--duration 15] [--connections 64] [--rss-events 5000000] [--import 1000000]
+// Needs wrk (apt-get install -y wrk). Data goes to bench/out/ (git-ignored).
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateEvents, writeNdjson } from './generate.ts';
+import { startServer } from '../test/helpers/server.ts';
+import { setupAccount } from '../test/helpers/api.ts';
+
+const { values: opt } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '64' },
+    threads: { type: 'string', default: '1' },
+    'rss-events': { type: 'string', default: '5000000' },
+    import: { type: 'string', default: '1000000' },
+    bare: { type: 'boolean', default: false },
+  },
+});
+
+/** --bare: the baseline server, doing only what any HTTP server must (read the body, answer 202). */
+if (opt.bare) {
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); return new Response('ok', { status: 202 }); } });
+  console.log(`bare listening ${server.port}`);
+  await new Promise(() => {});
+}
+
+const out = join(import.meta.dir, 'out');
+mkdirSync(out, { recursive: true });
+const root = join(import.meta.dir, '..');
+const dataDir = join(out, 'ingest-data');
+rmSync(dataDir, { recursive: true, force: true });
+
+type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number };
+
+function ms(v: string, unit: string) {
+  const x = Number(v);
+  return unit === 'us' ? x / 1000 : unit === 's' ? x * 1000 : unit === 'm' ? x * 60_000 : x;
+}
+
+async function wrk(url: string, seconds: number): Promise<WrkResult> {
+  const p = Bun.spawn(['wrk', `-t${opt.threads}`, `-c${opt.connections}`, `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'ingest.lua'), url], {
+    env: { ...process.env, BENCH_EVENTS: eventsFile }, stdout: 'pipe', stderr: 'pipe',
+  });
+  const text = await new Response(p.stdout).text();
+  await p.exited;
+  const pct = (q: string) => { const m = text.match(new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, 'm')); return m ? ms(m[1]!, m[2]!) : NaN; };
+  return {
+    rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
+    requests: Number(text.match(/(\d+) requests in/)?.[1] ?? 0),
+    p50: pct('50'),
+    p99: pct('99'),
+    errors: Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0) + Number(text.match(/Socket errors:.*?(\d+)/)?.[1] ?? 0),
+  };
+}
+
+const rssMb = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
+  .reduce((s, d) => s + (d.isDirectory() ? dirMb(join(dir, d.name)) : statSync(join(dir, d.name)).size / 1048576), 0);
+const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+// 1. The real server and a site to send to.
+const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info' } });
+const acct = await setupAccount(srv.url);
+
+// 2. 50,000 varied events from the realistic generator, as wrk request lines (UA, client IP, /event body).
+const eventsFile = join(out, 'ingest-events.tsv');
+const lines: string[] = [];
+for (const e of generateEvents({ events: 50_000, site: acct.site.public_id, seed: 7, days: 30 })) {
+  const { timestamp: _t, ip, user_agent, ...body } = e;
+  lines.push(`${user_agent}\t${ip}\t${JSON.stringify(body)}`);
+}
+writeFileSync(eventsFile, lines.join('\n') + '\n');
+
+// 3. The bare baseline, in its own process like the real one.
+const bare = Bun.spawn([process.execPath, join(import.meta.dir, 'ingest.ts'), '--bare'], { stdout: 'pipe', stderr: 'inherit' });
+const barePort = await (async () => {
+  const dec = new TextDecoder();
+  let buf = '';
+  for await (const c of bare.stdout as ReadableStream<Uint8Array>) { buf += dec.decode(c); const m = buf.match(/bare listening (\d+)/); if (m) return Number(m[1]); }
+  throw new Error('bare server did not start');
+})();
+
+const seconds = Number(opt.duration);
+console.log(`wrk -t${opt.threads} -c${opt.connections} -d${seconds}s, ${lines.length.toLocaleString('en')} distinct events, loopback, ${navigator.hardwareConcurrency} cores`);
+await wrk(`http://127.0.0.1:${barePort}`, 3); // warm-up
+const base = await wrk(`http://127.0.0.1:${barePort}`, seconds);
+bare.kill();
+await wrk(srv.url, 3);
+const tern = await wrk(srv.url, seconds);
+const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   non-202 ${r.errors}`);
+row('bare Bun.serve (202)', base);
+row('tern /api/v1/event', tern);
+console.log(`ratio tern / bare: ${(tern.rps / base.rps).toFixed(2)}`);
+
+// 4. Keep going to --rss-events accepted events, then RSS while loaded and after the loader caught up.
+const target = Number(opt['rss-events']);
+let sent = tern.requests;
+let peak = rssMb(srv.proc.pid);
+while (sent < target) {
+  const r = await wrk(srv.url, Math.min(60, Math.max(5, Math.ceil((target - sent) / Math.max(tern.rps, 1000)))));
+  sent += r.requests;
+  peak = Math.max(peak, rssMb(srv.proc.pid));
+  console.log(`  … ${fmt(sent)} events sent (${fmt(r.rps)} ev/s, p99 ${fmt(r.p99, 2)} ms), RSS ${fmt(rssMb(srv.proc.pid))} MB`);
+}
+await Bun.sleep(3000);
+console.log(`after ${fmt(sent)} events: RSS ${fmt(rssMb(srv.proc.pid))} MB (peak seen ${fmt(peak)} MB)`);
+
+// 5. Bulk import of generated NDJSON (streamed), timed end to end (parse, enrich, sessionize, load, compact).
+const importN = Number(opt.import);
+if (importN > 0) {
+  const file = join(out, 'ingest-import.ndjson');
+  writeNdjson({ events: importN, seed: 11, days: 90 }, file);
+  const t0 = performance.now();
+  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
+    method: 'POST', headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/x-ndjson' }, body: Bun.file(file),
+  });
+  const body = (await r.json()) as any;
+  const s = (performance.now() - t0) / 1000;
+  console.log(`import: ${fmt(body.data?.imported ?? 0)} events in ${s.toFixed(1)} s = ${fmt((body.data?.imported ?? 0) / s)} events/s (status ${r.status}, rejected ${body.data?.rejected}), RSS ${fmt(rssMb(srv.proc.pid))} MB`);
+  rmSync(file, { force: true });
+}
+
+const code = await srv.stop();
+console.log(`SIGTERM drain exit ${code}; DATA_DIR ${fmt(dirMb(dataDir))} MB`);
