@@ -16,12 +16,12 @@ beforeAll(async () => {
   srv = await startServer();
   siteId = (await setupAccount(srv.url, { domain: '127.0.0.1' })).site.public_id;
   browser = await launchBrowser();
-});
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   for (const s of sites) s.stop();
   await srv?.cleanup();
-});
+}, 60_000);
 
 function fixture(attrs: string) {
   const s = startFixtureSite(srv.url, siteId, attrs);
@@ -50,7 +50,7 @@ test('127.0.0.1 without data-allow-localhost sends nothing and says why', async 
   expect(v.beacons).toEqual([]);
   expect(v.warnings).toContain('[tern] not tracking: localhost');
   await v.context.close();
-});
+}, 60_000);
 
 test('an automated browser (navigator.webdriver) without data-allow-automation sends nothing', async () => {
   const v = await visit('data-allow-localhost');
@@ -58,7 +58,7 @@ test('an automated browser (navigator.webdriver) without data-allow-automation s
   expect(v.beacons).toEqual([]);
   expect(v.warnings).toContain('[tern] not tracking: automated browser');
   await v.context.close();
-});
+}, 60_000);
 
 test('the localStorage opt-out silences the tracker, and tern.optIn() lifts it', async () => {
   const v = await visit('data-allow-localhost data-allow-automation', '/plain', "localStorage.setItem('tern_ignore', 'true')");
@@ -67,7 +67,7 @@ test('the localStorage opt-out silences the tracker, and tern.optIn() lifts it',
   await eventually(() => v.beacons.length > 0);
   expect(v.beacons.map((b) => b.body.event_name)).toEqual(['Back In']);
   await v.context.close();
-});
+}, 60_000);
 
 test('data-hash makes hash routes pageviews; without it a hash change is not a pageview', async () => {
   const v = await visit('data-allow-localhost data-allow-automation', '/hash');
@@ -83,7 +83,7 @@ test('data-hash makes hash routes pageviews; without it a hash change is not a p
   expect(plain.map((b) => b.body.event_type)).toEqual(['pageview', 'custom']);
   expect(plain.every((b) => !b.body.url.includes('#'))).toBe(true);
   await v.context.close();
-});
+}, 60_000);
 
 test('data-api sends to another endpoint base; automatic events can be switched off', async () => {
   const other = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok', { status: 202 }) });
@@ -105,7 +105,7 @@ test('data-api sends to another endpoint base; automatic events can be switched 
   } finally {
     other.stop(true);
   }
-});
+}, 60_000);
 
 test('a session survives across tabs and a new one starts after 30 idle minutes', async () => {
   const v = await visit('data-allow-localhost data-allow-automation');
@@ -125,7 +125,7 @@ test('a session survives across tabs and a new one starts after 30 idle minutes'
   expect(idle.session_id).not.toBe(first[0]);
   expect(idle.visitor_uid).toBe(v.beacons[0].body.visitor_uid);
   await v.context.close();
-});
+}, 60_000);
 
 test('bad API calls, blocked storage and a missing sendBeacon never throw into the page', async () => {
   const blockStorage = `
@@ -152,11 +152,11 @@ test('bad API calls, blocked storage and a missing sendBeacon never throw into t
   const ids = v.beacons.filter((b) => b.endpoint === 'event').map((b) => b.body.visitor_uid);
   expect(new Set(ids).size).toBe(1);
   await v.context.close();
-});
+}, 60_000);
 
 test('a page that includes the script twice still counts one pageview', async () => {
   const v = await visit('data-allow-localhost data-allow-automation', '/double');
   await eventually(() => v.beacons.some((b) => b.body.event_name === 'After Load'));
   expect(v.beacons.map((b) => b.body.event_type)).toEqual(['pageview', 'custom']);
   await v.context.close();
-});
+}, 60_000);

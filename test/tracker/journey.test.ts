@@ -20,12 +20,12 @@ beforeAll(async () => {
   // The site runs on 127.0.0.1 under automation, so the test opts in to both.
   site = startFixtureSite(srv.url, account.site.public_id, 'data-allow-localhost data-allow-automation');
   browser = await launchBrowser();
-});
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   site?.stop();
   await srv?.cleanup();
-});
+}, 60_000);
 
 const events = (beacons: Beacon[]) => beacons.filter((b) => b.endpoint === 'event').map((b) => b.body);
 const path = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
@@ -41,11 +41,14 @@ test('a visit: pageviews, SPA routes, engagement, automatic events and the tern 
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.waitForTimeout(1200); // visible time on "/" that the next pageview reports
   await page.evaluate(() => {
+    // What an SPA router does: push the URL, scroll to the top, set the title a little later.
     history.pushState({}, '', '/pricing');
-    window.scrollTo(0, 0); // as SPA routers do
+    window.scrollTo(0, 0);
+    setTimeout(() => { document.title = 'Pricing'; }, 20);
     history.replaceState({ same: true }, '', '/pricing'); // same URL: not a new pageview
-    history.pushState({}, '', '/docs?tab=api');
   });
+  await eventually(() => events(beacons).filter((e) => e.event_type === 'pageview').length >= 2);
+  await page.evaluate(() => history.pushState({}, '', '/docs?tab=api'));
   await page.goBack(); // popstate → /pricing
   await eventually(() => events(beacons).filter((e) => e.event_type === 'pageview').length >= 4);
   await Promise.all([page.waitForEvent('download'), page.click('#download')]);
@@ -89,6 +92,7 @@ test('a visit: pageviews, SPA routes, engagement, automatic events and the tern 
     expect(e.screen_h).toBeGreaterThan(0);
   }
   expect(sent[0].title).toBe('Home');
+  expect(sent[2].title).toBe('Pricing'); // the title the router set after pushState
   expect(sent[0].time_on_page).toBeUndefined(); // nothing before the first page of the visit
 
   const [, early, pricing, docs, back, download, cta, video, purchase, form, thanks, outbound] = sent;
@@ -113,7 +117,7 @@ test('a visit: pageviews, SPA routes, engagement, automatic events and the tern 
     site_id: account.site.public_id, visitor_uid: sent[0].visitor_uid, user_id: 'user-42',
     name: 'Ann', email: 'ann@example.com', avatar: 'https://example.com/ann.png', custom: { plan: 'pro' },
   }]);
-});
+}, 60_000);
 
 test('what arrived, read back through the analytics API', async () => {
   expect(sent.length).toBe(12);
@@ -150,7 +154,7 @@ test('time on page and scroll depth are credited to the page they were measured 
   expect(docs.scroll_depth).toBeLessThan(100); // /docs was left at the top
   // The last page of a visit has no next pageview to report it.
   expect(pages.results.find((r: any) => r.name === '/thanks')).toMatchObject({ time_on_page: null, scroll_depth: null });
-});
+}, 60_000);
 
 test('one visitor, identified, with the whole visit on its timeline', async () => {
   const base = `/api/v1/organizations/${account.orgId}/sites/${account.site.id}`;

@@ -34,7 +34,17 @@ function post(path: string, payload: Props) {
   if (!skip && !optedOut()) send(config.api + '/api/v1/' + path, payload);
 }
 
+/** An SPA pageview waiting for the router to set the new page's title. */
+let pendingView: (() => void) | undefined;
+const flushView = () => {
+  const view = pendingView;
+  pendingView = undefined;
+  if (view) view();
+};
+
 function emit(event_type: string, event_name?: string, properties?: Props, extra?: Props) {
+  // Whatever happens next belongs after the pageview that is still waiting.
+  flushView();
   post('event', {
     site_id: config.site,
     event_type,
@@ -58,17 +68,21 @@ function previousEngagement() {
   if (isSessionFresh(at) && time >= 0 && scroll >= 0) return { time_on_page: time, scroll_depth: scroll };
 }
 
-function pageview(force?: boolean) {
+/** `later`: an SPA navigation, sent a moment after pushState because routers set document.title after it. */
+function pageview(force?: boolean, later?: boolean) {
   const url = pageUrl();
   if (url == currentPage && !force) return;
+  flushView();
   const previous = previousEngagement();
   write(PENDING, null, 'sessionStorage');
   currentPage = url;
   resetEngagement();
-  emit('pageview', undefined, undefined, previous);
+  pendingView = () => emit('pageview', undefined, undefined, { ...previous, url });
+  later ? setTimeout(flushView, 150) : flushView();
 }
 
 function rememberEngagement() {
+  flushView();
   if (!currentPage) return;
   const e = currentEngagement();
   write(PENDING, [e.time_on_page, e.scroll_depth, Date.now()].join(','), 'sessionStorage');
@@ -119,7 +133,7 @@ safe(() => {
   const start = safe(() => {
     watchEngagement(safe(rememberEngagement));
     if (config.pageviews) {
-      watchNavigation(safe(() => pageview()), config.hash);
+      watchNavigation(safe(() => pageview(false, true)), config.hash);
       pageview();
     }
     watchAutoEvents(config, safe(emit));
