@@ -1,0 +1,67 @@
+// Deleting a site deletes its analytics data too (contract §3), checked in the DuckDB file itself.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { setupAccount } from '../helpers/api.ts';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+let srv: TestServer;
+let acct: Awaited<ReturnType<typeof setupAccount>>;
+
+beforeAll(async () => {
+  srv = await startServer();
+  acct = await setupAccount(srv.url);
+});
+afterAll(async () => { await srv.cleanup(); });
+
+async function sendPageview(publicId: string, path: string) {
+  const r = await fetch(`${srv.url}/api/v1/event`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER },
+    body: JSON.stringify({ site_id: publicId, url: `https://example.com${path}`, visitor_uid: 'v-1' }),
+  });
+  expect(r.status).toBe(202);
+}
+
+/** Polls the stats endpoint until the loader has made the events visible. */
+async function pageviews(siteId: string): Promise<number> {
+  const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${siteId}/analytics/stats?period=day`, acct.token);
+  return r.body.data.metrics.pageviews;
+}
+
+test('after DELETE, no events, visits or visitors of the site remain; other sites keep theirs', async () => {
+  const doomed = (await acct.api.post(`/api/v1/organizations/${acct.orgId}/sites`, { domain: 'doomed.example.com' }, acct.token)).body.data;
+  await sendPageview(doomed.public_id, '/a');
+  await sendPageview(doomed.public_id, '/b');
+  await sendPageview(acct.site.public_id, '/kept');
+  for (let i = 0; i < 100 && ((await pageviews(doomed.id)) < 2 || (await pageviews(acct.site.id)) < 1); i++) await Bun.sleep(100);
+  expect(await pageviews(doomed.id)).toBe(2);
+
+  expect((await acct.api.del(`/api/v1/organizations/${acct.orgId}/sites/${doomed.id}`, acct.token)).status).toBe(200);
+  // A late event for the deleted site is refused, not stored.
+  const late = await fetch(`${srv.url}/api/v1/event`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER },
+    body: JSON.stringify({ site_id: doomed.public_id, url: 'https://example.com/late' }),
+  });
+  expect(late.status).toBe(404);
+  expect(await srv.stop()).toBe(0);
+
+  const db = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
+  const conn = await db.connect();
+  try {
+    for (const table of ['events', 'visits', 'visitors']) {
+      const count = async (siteId: string) =>
+        Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table} WHERE site_id = ?`, [siteId])).getRows()[0][0]);
+      expect(await count(doomed.id), table).toBe(0);
+      expect(await count(acct.site.id), table).toBeGreaterThan(0);
+    }
+    const sites = (await conn.runAndReadAll('SELECT count(*) FROM sites WHERE id = ?::UUID', [doomed.id])).getRows()[0][0];
+    expect(Number(sites)).toBe(0);
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}, 30_000);
