@@ -1,11 +1,13 @@
-// Funnel analysis as ONE set-based query: each visit (or visitor, for time windows) becomes an ordered list
-// of step-matching events; lambdas pick, step by step, the first match after the previous step's match.
+// Funnel analysis as ONE set-based query. Each step-matching event is packed into one BIGINT,
+// epoch_ms × 256 + step bitmask, so that numeric order is time order; each visit (or visitor, for time
+// windows) collects its packed events in a list, and list lambdas pick, step by step, the earliest event
+// of step k strictly after the one chosen for step k−1 (so steps done out of order do not count).
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import type { MatchDef } from './goals-match.ts';
 import { matchCondition } from './goals-match.ts';
 import { visitsSource, type Scope } from './scope.ts';
-import { frag, join, sql, type Fragment } from './sql.ts';
+import { frag, join, sql } from './sql.ts';
 
 export type FunnelWindow = 'session' | '1h' | '1d' | '7d' | '30d';
 
@@ -15,42 +17,38 @@ const WINDOW_MS: Record<Exclude<FunnelWindow, 'session'>, number> = { '1h': 3_60
 export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] };
 
 /**
- * Per step: visitors who did steps 1..k in this order (step k strictly after step k−1's event, within the
- * visit or within the window from the first step-1 event in range), and the median seconds from step k−1
- * to step k among them. A visitor with several visits is counted once, at their deepest visit.
+ * Per step: visitors who did steps 1..k in this order (within the visit, or within the window from their
+ * first step-1 event in range), and the median seconds from step k−1 to step k among them. A visitor with
+ * several visits counts once, at their deepest visit. Step pickers run in stacked CTEs: a lambda that
+ * captured an alias from the same SELECT would re-evaluate the earlier picker per list element.
  */
 export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
   const conds = steps.map((s) => matchCondition(s, 'e'));
-  const mask = join(conds.map((c, k) => sql`coalesce(${c}, false)::INTEGER * ${frag(String(1 << k))}`), ' + ');
-  const any = join(conds.map((c) => sql`coalesce(${c}, false)`), ' OR ');
+  const mask = join(conds.map((c, k) => sql`(${c})::BIGINT * ${frag(String(1 << k))}`), ' + ');
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const events = scope.filters.length
     ? sql`(SELECT * FROM ${tableSource('events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
     : tableSource('events', scope.site.id, scope.range);
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
-  const within = window === 'session' ? frag('') : sql` AND x.t <= struct_extract(s1, 't') + ${WINDOW_MS[window]}`;
-  const picks = steps.map((_, k) =>
-    k === 0
-      ? frag(`list_filter(l, x -> (x.m & 1) <> 0)[1] AS s1`)
-      : sql`list_filter(l, x -> (x.m & ${frag(String(1 << k))}) <> 0 AND x.i > struct_extract(${frag(`s${k}`)}, 'i')${within})[1] AS ${frag(`s${k + 1}`)}`,
-  );
+  const within = window === 'session' ? '' : ` AND (x >> 8) <= (s1 >> 8) + ${WINDOW_MS[window]}`;
+  const pickers = steps.map((_, k) => {
+    const after = k === 0 ? '' : ` AND x > s${k}${within}`;
+    return `p${k + 1} AS (SELECT *, list_min(list_filter(l, x -> (x & ${1 << k}) <> 0${after})) AS s${k + 1} FROM ${k === 0 ? 'seq' : `p${k}`})`;
+  });
+  const last = `p${steps.length}`;
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
-  const times = `[${steps.map((_, k) => `struct_extract(s${k + 1}, 't')`).join(', ')}]`;
+  const times = `[${steps.map((_, k) => `s${k + 1} >> 8`).join(', ')}]`;
   const outs = steps.flatMap((_, k) => [
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
     k === 0 ? `NULL AS m1` : `median(ts[${k + 1}] - ts[${k}]) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
   const q = sql`WITH ev AS (
-      SELECT visitor_id, ${group} AS grp, epoch_ms(ts) AS t, ${mask} AS m FROM ${events} e WHERE ${any}
+      SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e
     ), seq AS (
-      SELECT visitor_id, grp, list(struct_pack(t := t, m := m, i := i) ORDER BY i) AS l
-      FROM (SELECT *, row_number() OVER (PARTITION BY grp ORDER BY t, m) AS i FROM ev)
-      GROUP BY visitor_id, grp
-    ), prog AS (
-      SELECT visitor_id, ${join(picks, ', ')} FROM seq
-    ), best AS (
+      SELECT visitor_id, grp, list(x) AS l FROM ev WHERE (x & 255) <> 0 GROUP BY visitor_id, grp
+    ), ${frag(pickers.join(', '))}, best AS (
       SELECT visitor_id, max(level) AS level, arg_max(ts, level) AS ts
-      FROM (SELECT visitor_id, ${frag(level)} AS level, ${frag(times)} AS ts FROM prog)
+      FROM (SELECT visitor_id, ${frag(level)} AS level, ${frag(times)} AS ts FROM ${frag(last)})
       WHERE level > 0 GROUP BY visitor_id
     )
     SELECT ${frag(outs.join(', '))} FROM best`;

@@ -1,6 +1,6 @@
 // SQL conditions deciding whether a stored event completes a goal or a funnel step; values always bound.
 import type { Fragment } from '../storage/sources.ts';
-import { pathPatternRegex } from '../goals/path-pattern.ts';
+import { pathTest } from '../goals/path-pattern.ts';
 
 export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; event_name: string };
 
@@ -12,7 +12,14 @@ export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; eve
 export function matchCondition(def: MatchDef, alias = ''): Fragment {
   const col = (c: string) => (alias ? `${alias}.${c}` : c);
   if (def.type === 'pageview') {
-    return { sql: `(${col('event_type')} = 'pageview' AND regexp_full_match(coalesce(${col('path')}, ''), ?))`, params: [pathPatternRegex(def.path)] };
+    const path = col('path');
+    const t = pathTest(def.path);
+    const test =
+      t.kind === 'equals' ? { sql: `${path} = ?`, params: [t.value] }
+      : t.kind === 'like' ? { sql: `${path} LIKE ? ESCAPE '\\'`, params: [t.pattern] }
+      : t.kind === 'like_depth' ? { sql: `${path} LIKE ? ESCAPE '\\' AND length(${path}) - length(replace(${path}, '/', '')) = ?`, params: [t.pattern, t.slashes] }
+      : { sql: `regexp_full_match(${path}, ?)`, params: [t.pattern] };
+    return { sql: `(${col('event_type')} = 'pageview' AND coalesce(${test.sql}, false))`, params: test.params };
   }
   return { sql: `(coalesce(${col('event_name')}, ${col('event_type')}) = ?)`, params: [def.event_name] };
 }
