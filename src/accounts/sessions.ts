@@ -10,6 +10,8 @@ export async function createSession(db: Database, userId: string) {
   const token = `${SESSION_PREFIX}${randomHex(32)}`;
   const expires = new Date(Date.now() + LIFETIME_MS);
   await db.exec('INSERT INTO sessions VALUES (?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)', [sha256(token), userId, expires.toISOString()]);
+  // Expired rows are dead weight; a login is rare enough to sweep them.
+  await db.exec('DELETE FROM sessions WHERE expires_at <= now()::TIMESTAMP');
   return { token, expires_at: expires.toISOString() };
 }
 

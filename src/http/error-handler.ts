@@ -14,6 +14,17 @@ function describeValidation(error: any): string {
   return `Invalid ${where}: ${detail}`;
 }
 
+/**
+ * A response that fails its own schema is our bug, not the client's: 500. The log names the fields
+ * only: the rejected value could hold a secret shown once (a new API key, a session token).
+ */
+function responseFault(error: any, request: Request, set: { status?: number | string }) {
+  const issues = (error?.all ?? []).map((i: any) => ({ path: i?.path, message: i?.message ?? i?.summary }));
+  log.error('response failed its schema', { path: new URL(request.url).pathname, issues });
+  set.status = 500;
+  return { error: 'Internal server error' };
+}
+
 export const errorHandler = new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
   if (error instanceof ApiError) {
     set.status = error.status;
@@ -22,6 +33,7 @@ export const errorHandler = new Elysia({ name: 'error-handler' }).onError({ as: 
   }
   switch (code) {
     case 'VALIDATION':
+      if ((error as any)?.type === 'response') return responseFault(error, request, set);
       set.status = 400;
       return { error: describeValidation(error) };
     case 'PARSE':
