@@ -10,6 +10,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
+import { healthRoutes } from './http/health.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
@@ -45,7 +46,7 @@ export function createApp(ctx: AppContext) {
   let app = new Elysia()
     .use(errorHandler)
     .use(openapiPlugin())
-    .get('/health', () => ({ success: true as const, data: { status: 'ok' } }), { detail: { tags: ['Health'] } });
+    .use(healthRoutes);
   for (const m of modules) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
   return app;
 }

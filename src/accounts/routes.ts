@@ -20,9 +20,9 @@ export const accountRoutes = (ctx: AppContext, auth: Auth) => {
     .post('/register', async ({ body, set }) => {
       set.status = 201;
       return ok(await accounts.register(ctx.db, ctx.config, body));
-    }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization' } })
+    }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization', security: [] } })
     .post('/login', async ({ body }) => ok(await accounts.login(ctx.db, body)),
-      { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token' } })
+      { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token', security: [] } })
     .post('/logout', async ({ access }) => {
       userOf(access);
       await endSession(ctx.db, (access.principal as { token: string }).token);
