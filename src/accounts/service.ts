@@ -6,6 +6,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.t
 import { createSession } from './sessions.ts';
 import { createOrganization } from '../organizations/service.ts';
 import type { User } from './model.ts';
+import type { Organization } from '../organizations/model.ts';
 
 const USER_COLUMNS = `id::VARCHAR AS id, email, name, created_at`;
 
@@ -43,7 +44,7 @@ export async function getUser(db: Database, id: string): Promise<User | undefine
 
 export async function me(db: Database, userId: string) {
   const user = (await getUser(db, userId))!;
-  const organizations = await db.query(
+  const organizations = await db.query<Organization & { role: string }>(
     `SELECT o.id::VARCHAR AS id, o.name, o.plan, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
      WHERE m.user_id = ? ORDER BY o.created_at`,
     [userId],

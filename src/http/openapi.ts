@@ -30,8 +30,9 @@ export const openapiPlugin = () => {
   const plugin = new Elysia({ name: 'openapi-docs' });
   return plugin
     // Registered before the spec route so that it applies to it.
+    // getGlobalRoutes is protected in Elysia's types but is how @elysiajs/openapi itself sees every route.
     .onAfterHandle(({ path, responseValue }: any) => {
-      if (path === SPEC_PATH) fillJsonRequestBodies(responseValue, plugin.getGlobalRoutes() as Route[]);
+      if (path === SPEC_PATH) fillJsonRequestBodies(responseValue, (plugin as any).getGlobalRoutes() as Route[]);
     })
     .use(
       openapi({

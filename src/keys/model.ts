@@ -31,5 +31,6 @@ export const ApiKeySchema = z.object({
   last_used_at: z.string().nullable(),
   status: z.enum(['active', 'expired']),
 });
+export type ApiKey = z.infer<typeof ApiKeySchema>;
 export const CreatedKeySchema = ApiKeySchema.omit({ last_used_at: true, status: true }).extend({ key: z.string() });
 export const RevokedKeySchema = z.object({ id: z.string(), status: z.literal('revoked') });

@@ -3,7 +3,7 @@ import type { Database } from '../storage/database.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
-import type { Scope } from './model.ts';
+import type { ApiKey, Scope } from './model.ts';
 
 export const KEY_PREFIX = 'sk_live_';
 const MAX_ACTIVE_KEYS = 10;
@@ -39,14 +39,14 @@ export async function createKey(db: Database, orgId: string, input: { name: stri
       [id, orgId, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
     );
   });
-  const row = (await db.one(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE id = ?::UUID`, [id]))!;
+  const row = (await db.one<ApiKey>(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE id = ?::UUID`, [id]))!;
   return { id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
 }
 
 /** Pending last-use times are written first, so the list shows a use made a moment ago. */
 export async function listKeys(db: Database, orgId: string, usage?: KeyUsage) {
   await usage?.flush();
-  return db.query(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [orgId]);
+  return db.query<ApiKey>(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [orgId]);
 }
 
 export async function revokeKey(db: Database, orgId: string, keyId: string) {
