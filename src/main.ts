@@ -3,6 +3,7 @@ import process from 'node:process';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './storage/database.ts';
 import { startServer } from './server.ts';
+import { ListenError } from './runtime/index.ts';
 import { log } from './log.ts';
 
 try {
@@ -18,7 +19,7 @@ try {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 } catch (e) {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) {
+  if (e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof ListenError) {
     console.error(`tern: ${e.message}`);
     process.exit(1);
   }

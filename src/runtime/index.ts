@@ -26,8 +26,20 @@ function guarded(handler: Handler): Handler {
   };
 }
 
+export class ListenError extends Error {}
+
+/** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */
 export async function serve(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
-  handler = guarded(handler);
+  try {
+    return await listen(guarded(handler), opts);
+  } catch (e: any) {
+    const inUse = e?.code === 'EADDRINUSE' || e?.name === 'AddrInUse';
+    const reason = inUse ? 'the port is already in use' : String(e?.message ?? e).split('\n')[0];
+    throw new ListenError(`cannot listen on ${opts.hostname}:${opts.port}: ${reason} (check HOST and PORT)`);
+  }
+}
+
+async function listen(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
   if (runtimeName === 'bun') {
     const server = Bun.serve({
       port: opts.port,

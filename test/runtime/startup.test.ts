@@ -60,6 +60,19 @@ test.each([
   }
 }, 30_000);
 
+test('a port already in use → exit 1 with a message naming HOST and PORT, not a stack trace', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tern-port-'));
+  try {
+    const port = new URL(srv.url).port;
+    const r = await runToExit({ DATA_DIR: dataDir, PORT: port });
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(`tern: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+    expect(r.output).not.toMatch(/\n\s+at /);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 30_000);
+
 test('SIGTERM: the server drains and exits 0, and its DATA_DIR opens again', async () => {
   const other = await startServer();
   try {
