@@ -31,9 +31,10 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
     : tableSource('events', scope.site.id, scope.range);
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
   const within = window === 'session' ? '' : ` AND (x >> 8) <= (s1 >> 8) + ${WINDOW_MS[window]}`;
-  const pickers = steps.map((_, k) => {
-    const after = k === 0 ? '' : ` AND x > s${k}${within}`;
-    return `p${k + 1} AS (SELECT *, list_min(list_filter(l, x -> (x & ${1 << k}) <> 0${after})) AS s${k + 1} FROM ${k === 0 ? 'seq' : `p${k}`})`;
+  // Step 1 is a plain aggregate; later steps need the list and the previous step's pick.
+  const pickers = steps.slice(1).map((_, j) => {
+    const k = j + 1;
+    return `p${k + 1} AS (SELECT *, list_min(list_filter(l, x -> (x & ${1 << k}) <> 0 AND x > s${k}${within})) AS s${k + 1} FROM p${k})`;
   });
   const last = `p${steps.length}`;
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
@@ -42,14 +43,16 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
     k === 0 ? `NULL AS m1` : `median(ts[${k + 1}] - ts[${k}]) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
+  // Only groups that reached step 1 matter; grouping on one key (the visit, or the visitor) keeps the hash small.
   const q = sql`WITH ev AS (
       SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e
-    ), seq AS (
-      SELECT visitor_id, grp, list(x) AS l FROM ev WHERE (x & 255) <> 0 GROUP BY visitor_id, grp
-    ), ${frag(pickers.join(', '))}, best AS (
+    ), p1 AS (
+      SELECT grp, any_value(visitor_id) AS visitor_id, list(x) AS l, min(x) FILTER (WHERE (x & 1) <> 0) AS s1
+      FROM ev WHERE (x & 255) <> 0 GROUP BY grp HAVING s1 IS NOT NULL
+    )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (
       SELECT visitor_id, max(level) AS level, arg_max(ts, level) AS ts
       FROM (SELECT visitor_id, ${frag(level)} AS level, ${frag(times)} AS ts FROM ${frag(last)})
-      WHERE level > 0 GROUP BY visitor_id
+      GROUP BY visitor_id
     )
     SELECT ${frag(outs.join(', '))} FROM best`;
   const [row] = await db.query(q.sql, q.params);
