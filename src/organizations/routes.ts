@@ -1,4 +1,4 @@
-// /api/v1/organizations: list, create, patch (session only).
+// /api/v1/organizations: list, create, get, patch (session only).
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -17,5 +17,7 @@ export const organizationRoutes = (ctx: AppContext, auth: ReturnType<typeof auth
       set.status = 201;
       return ok(await orgs.createOrganization(ctx.db, userOf(access), { name: body.name, plan: body.plan ?? ctx.config.defaultPlan }));
     }, { session: true, body: CreateOrganizationBody, response: { 201: envelope(OrganizationSchema), ...errorResponses } })
+    .get('/:orgId', async ({ access }) => ok((await orgs.getOrganization(ctx.db, access.orgId!))!),
+      { session: true, response: { 200: envelope(OrganizationSchema), ...errorResponses }, detail: { summary: 'One organization you belong to' } })
     .patch('/:orgId', async ({ access, body }) => ok(await orgs.patchOrganization(ctx.db, access.orgId!, access.role!, body)),
       { session: true, body: PatchOrganizationBody, response: { 200: envelope(OrganizationSchema), ...errorResponses }, detail: { summary: 'Rename or change plan (owner only)' } });

@@ -38,6 +38,13 @@ test('create: 400 for a missing or empty name or an unknown plan', async () => {
   }
 });
 
+test('get: one organization the caller belongs to', async () => {
+  const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}`, acct.token);
+  expect(r.status).toBe(200);
+  expect(r.body.data).toMatchObject({ id: acct.orgId, plan: 'agency' });
+  expect(Object.keys(r.body.data).sort()).toEqual(['created_at', 'id', 'name', 'plan']);
+});
+
 test('patch: name and plan, each alone or together', async () => {
   const path = `/api/v1/organizations/${acct.orgId}`;
   expect((await acct.api.patch(path, { name: 'Renamed' }, acct.token)).body.data).toMatchObject({ id: acct.orgId, name: 'Renamed', plan: 'agency' });
@@ -50,6 +57,7 @@ test('patch: name and plan, each alone or together', async () => {
 test("another user's organization is a 404, whatever the ID looks like", async () => {
   const other = await setupAccount(srv.url);
   for (const id of [other.orgId, '00000000-0000-0000-0000-000000000000', 'not-a-uuid']) {
+    expect(await acct.api.get(`/api/v1/organizations/${id}`, acct.token)).toMatchObject({ status: 404, body: { error: 'Organization not found' } });
     expect(await acct.api.patch(`/api/v1/organizations/${id}`, { name: 'Mine now' }, acct.token)).toMatchObject({
       status: 404,
       body: { error: 'Organization not found' },
