@@ -34,23 +34,33 @@ const root = join(import.meta.dir, '..');
 const dataDir = join(out, 'ingest-data');
 rmSync(dataDir, { recursive: true, force: true });
 
-type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number };
+type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number };
+
+/** CPU seconds (user + system) a process has used: per event, a figure that other load on the machine does not skew. */
+const cpuSeconds = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 
 function ms(v: string, unit: string) {
   const x = Number(v);
   return unit === 'us' ? x / 1000 : unit === 's' ? x * 1000 : unit === 'm' ? x * 60_000 : x;
 }
 
-async function wrk(url: string, seconds: number): Promise<WrkResult> {
+async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult> {
+  const cpu0 = cpuSeconds(pid);
   const p = Bun.spawn(['wrk', `-t${opt.threads}`, `-c${opt.connections}`, `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'ingest.lua'), url], {
     env: { ...process.env, BENCH_EVENTS: eventsFile }, stdout: 'pipe', stderr: 'pipe',
   });
   const text = await new Response(p.stdout).text();
   await p.exited;
+  const cpu = cpuSeconds(pid) - cpu0;
   const pct = (q: string) => { const m = text.match(new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, 'm')); return m ? ms(m[1]!, m[2]!) : NaN; };
+  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
   return {
     rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
-    requests: Number(text.match(/(\d+) requests in/)?.[1] ?? 0),
+    requests,
+    cpuUs: (cpu * 1e6) / Math.max(requests, 1),
     p50: pct('50'),
     p99: pct('99'),
     errors: Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0) + Number(text.match(/Socket errors:.*?(\d+)/)?.[1] ?? 0),
@@ -86,22 +96,23 @@ const barePort = await (async () => {
 
 const seconds = Number(opt.duration);
 console.log(`wrk -t${opt.threads} -c${opt.connections} -d${seconds}s, ${lines.length.toLocaleString('en')} distinct events, loopback, ${navigator.hardwareConcurrency} cores`);
-await wrk(`http://127.0.0.1:${barePort}`, 3); // warm-up
-const base = await wrk(`http://127.0.0.1:${barePort}`, seconds);
+await wrk(`http://127.0.0.1:${barePort}`, 3, bare.pid); // warm-up
+const base = await wrk(`http://127.0.0.1:${barePort}`, seconds, bare.pid);
 bare.kill();
-await wrk(srv.url, 3);
-const tern = await wrk(srv.url, seconds);
-const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   non-202 ${r.errors}`);
+await wrk(srv.url, 3, srv.proc.pid);
+const tern = await wrk(srv.url, seconds, srv.proc.pid);
+const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   CPU ${fmt(r.cpuUs, 1).padStart(5)} µs/event   non-202 ${r.errors}`);
 row('bare Bun.serve (202)', base);
 row('tern /api/v1/event', tern);
-console.log(`ratio tern / bare: ${(tern.rps / base.rps).toFixed(2)}`);
+console.log(`ratio tern / bare: ${(tern.rps / base.rps).toFixed(2)} by throughput, ${(base.cpuUs / tern.cpuUs).toFixed(2)} by CPU per event`);
+console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (other processes compete for the ${navigator.hardwareConcurrency} cores)`);
 
 // 4. Keep going to --rss-events accepted events, then RSS while loaded and after the loader caught up.
 const target = Number(opt['rss-events']);
 let sent = tern.requests;
 let peak = rssMb(srv.proc.pid);
 while (sent < target) {
-  const r = await wrk(srv.url, Math.min(60, Math.max(5, Math.ceil((target - sent) / Math.max(tern.rps, 1000)))));
+  const r = await wrk(srv.url, Math.min(60, Math.max(5, Math.ceil((target - sent) / Math.max(tern.rps, 1000)))), srv.proc.pid);
   sent += r.requests;
   peak = Math.max(peak, rssMb(srv.proc.pid));
   console.log(`  … ${fmt(sent)} events sent (${fmt(r.rps)} ev/s, p99 ${fmt(r.p99, 2)} ms), RSS ${fmt(rssMb(srv.proc.pid))} MB`);

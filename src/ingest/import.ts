@@ -9,7 +9,7 @@ import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { loadRows, sessionizedSource } from './load-sql.ts';
-import { readLogSql } from './log-format.ts';
+import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
 import { parseImportLine } from './validate.ts';
@@ -77,7 +77,7 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
         // Without a uid, the visitor is a per-day fingerprint, as live; this import's own salt stands in.
         const day = new Date(e.timestamp).toISOString().slice(0, 10);
         const visitorId = e.visitor_uid ? uidVisitorId(site.id, e.visitor_uid) : anonVisitorId(nonce + day, site.id, origin.ip, origin.userAgent);
-        const s = JSON.stringify(buildRow(site, e, origin, { visitorId, visitId: null }, e.timestamp));
+        const s = toLine(buildRow(site, e, origin, { visitorId, visitId: null }, e.timestamp));
         buf.push(s);
         bufChars += s.length;
         result.imported++;

@@ -21,6 +21,14 @@ export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
 /** One log line; ts is an ISO string, visit_id is null in import staging (assigned in SQL). */
 export type LogRow = { [K in EventColumn]: any } & { uid: string | null };
 
+/**
+ * One NDJSON line for a row, null fields left out (read_json reads an absent key as NULL): a third
+ * fewer bytes to write, sync and parse. Every nullable key follows a comma, and inside a JSON string
+ * a quote is always escaped, so `,"key":null` only ever matches a whole null member.
+ */
+export const toLine = (row: LogRow) => JSON.stringify(row).replace(NULL_MEMBER, '');
+const NULL_MEMBER = /,"[a-z_]+":null/g;
+
 export const EVENT_COLUMN_LIST = EVENT_COLUMNS.map(([c]) => c).join(', ');
 
 const columnsStruct = [...EVENT_COLUMNS, ...LOG_ONLY_COLUMNS].map(([c, t]) => `${c}: '${t}'`).join(', ');

@@ -10,6 +10,7 @@ import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
 import { buildRow, type Origin } from './record.ts';
+import { toLine } from './log-format.ts';
 import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
 import { Serial } from '../storage/serial.ts';
@@ -68,7 +69,7 @@ export class IngestService {
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
     const visitId = this.sessionizer.visit(visitorId, now);
     const row = buildRow(site, input, origin, { visitorId, visitId }, now);
-    await this.writer.append(JSON.stringify(row));
+    await this.writer.append(toLine(row));
   }
 
   /** The bot check is one big regular expression; real traffic repeats a few thousand user agents. */

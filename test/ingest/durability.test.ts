@@ -14,6 +14,13 @@ afterAll(async () => {
   rmSync(spare, { recursive: true, force: true });
 });
 
+/** Restart on the same DATA_DIR; one request makes sure main.ts has installed its SIGTERM handler. */
+async function restart(dataDir: string) {
+  const s = await startServer({ dataDir });
+  await (await fetch(`${s.url}/health`)).text();
+  return s;
+}
+
 async function storedIds(dataDir: string) {
   const rows = await queryStored<{ n: string; c: number }>(dataDir, `SELECT props['n'] AS n, count(*)::INTEGER AS c FROM events GROUP BY 1`);
   return new Map(rows.map((r) => [r.n, r.c]));
@@ -48,7 +55,7 @@ test('kill -9 mid-ingestion: after restart every acknowledged event is stored ex
   cpSync(join(srv.dataDir, 'log'), spare, { recursive: true });
   const leftover = readdirSync(spare).length;
 
-  srv = await startServer({ dataDir: srv.dataDir });
+  srv = await restart(srv.dataDir);
   expect(await srv.stop()).toBe(0);
   const ids = await storedIds(srv.dataDir);
   for (const n of acked) expect(ids.get(n)).toBe(1);
@@ -62,7 +69,7 @@ test('kill -9 mid-ingestion: after restart every acknowledged event is stored ex
   // The same segments again (as if the crash came between the load's commit and the file's deletion): no doubles.
   if (leftover) {
     cpSync(spare, join(srv.dataDir, 'log'), { recursive: true });
-    srv = await startServer({ dataDir: srv.dataDir });
+    srv = await restart(srv.dataDir);
     expect(await srv.stop()).toBe(0);
     expect(await storedIds(srv.dataDir)).toEqual(ids);
   }
