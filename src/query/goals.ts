@@ -55,19 +55,17 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: { page: number; limit: number }, scope?: Scope) {
   const src = scope ? eventsSource(scope) : tableSource('events', siteId);
   const c = matchCondition(goalMatch(goal), 'e');
-  const q = sql`SELECT e.ts AS timestamp, v.id::VARCHAR AS visitor_id, e.path AS page, e.event_name,
-      (coalesce(e.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue, count(*) OVER () AS total
-    FROM ${src} e LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = e.visitor_id
-    WHERE ${c}
-    ORDER BY e.ts DESC, e.visitor_id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`;
-  const rows = await db.query(q.sql, q.params);
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && page.page > 1) {
-    const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
-    total = (await db.query(n.sql, n.params))[0]!.n;
-  }
+  // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
+  const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
+      (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue
+    FROM (SELECT e.ts, e.visitor_id, e.path, e.event_name, e.revenue FROM ${src} e WHERE ${c}
+          ORDER BY e.ts DESC, e.visitor_id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}) p
+    LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = p.visitor_id
+    ORDER BY p.ts DESC, p.visitor_id`;
+  const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
+  const [rows, [count]] = await Promise.all([db.query(q.sql, q.params), db.query(n.sql, n.params)]);
   return {
-    completions: rows.map(({ total: _t, revenue, ...r }) => ({ ...r, revenue: money(revenue) })),
-    pagination: { total, page: page.page, limit: page.limit },
+    completions: rows.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) })),
+    pagination: { total: count!.n as number, page: page.page, limit: page.limit },
   };
 }

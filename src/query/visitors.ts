@@ -13,7 +13,7 @@ export type Paging = { page: number; limit: number };
 
 /**
  * Most recently seen first (profiles known only from /identify last). `search` matches a part of
- * email, name, uid or external_id, case-insensitively. One query: the page, then goal completions of
+ * email, name, uid or external_id, case-insensitively. The page query also counts goal completions of
  * just those visitors (the goal test runs on their events only, after the visitor_id semi-join).
  */
 export async function listVisitors(db: Database, siteId: string, goals: MatchDef[], paging: Paging, search?: string) {
@@ -23,7 +23,7 @@ export async function listVisitors(db: Database, siteId: string, goals: MatchDef
     OR contains(lower(email), ${term}) OR contains(lower(name), ${term})
     OR contains(lower(uid), ${term}) OR contains(lower(external_id), ${term}))`;
   const q = sql`WITH page AS (
-      SELECT ${PROFILE}, count(*) OVER () AS total FROM visitors WHERE ${where}
+      SELECT ${PROFILE} FROM visitors WHERE ${where}
       ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id
       LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}
     ), done AS (
@@ -32,13 +32,10 @@ export async function listVisitors(db: Database, siteId: string, goals: MatchDef
     )
     SELECT page.*, coalesce(done.n, 0)::BIGINT AS total_goals FROM page LEFT JOIN done USING (visitor_id)
     ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id`;
-  const rows = await db.query(q.sql, q.params);
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    const n = sql`SELECT count(*) AS n FROM visitors WHERE ${where}`;
-    total = paging.page > 1 ? (await db.query(n.sql, n.params))[0]!.n : 0;
-  }
-  return { rows, total: total as number };
+  // A separate count: count(*) OVER () would materialise every matching profile before the top-N.
+  const n = sql`SELECT count(*) AS n FROM visitors WHERE ${where}`;
+  const [rows, [count]] = await Promise.all([db.query(q.sql, q.params), db.query(n.sql, n.params)]);
+  return { rows, total: count!.n as number };
 }
 
 /** One profile by its UUID, with its lifetime goal completions; undefined when not in the site. */
