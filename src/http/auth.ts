@@ -50,14 +50,16 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
   let orgId: string | null = null;
   let role: string | null = null;
   if (params.orgId !== undefined) {
+    // UUIDs are case-insensitive; stored ones are lowercase.
+    const wanted = params.orgId.toLowerCase();
     try {
       if (principal.kind === 'key') {
-        if (principal.key.org_id !== params.orgId) throw notFound('Organization not found');
+        if (principal.key.org_id !== wanted) throw notFound('Organization not found');
         role = 'api_key';
       } else {
-        role = await membershipRole(ctx.db, principal.userId, params.orgId);
+        role = await membershipRole(ctx.db, principal.userId, wanted);
       }
-      orgId = params.orgId;
+      orgId = wanted;
       if (need.kind === 'data' && principal.kind === 'key' && !principal.key.scopes.includes(need.scope)) {
         throw forbidden(`API key missing required scope: ${need.scope}`);
       }

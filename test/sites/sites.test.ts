@@ -60,6 +60,9 @@ describe('read', () => {
     expect(byId.body.data).toMatchObject({ id: acct.site.id, public_id: acct.site.public_id });
     const byPublic = await acct.api.get(`${sites()}/${acct.site.public_id}`, acct.key);
     expect(byPublic.body).toEqual(byId.body);
+    // UUIDs are case-insensitive.
+    const upper = await acct.api.get(`/api/v1/organizations/${acct.orgId.toUpperCase()}/sites/${acct.site.id.toUpperCase()}`, acct.key);
+    expect(upper.body).toEqual(byId.body);
   });
 
   test('an unknown site is 404 Site not found', async () => {
