@@ -1,5 +1,6 @@
 // Funnel shapes (contract §8): 2–8 ordered steps and a conversion window.
 import { z } from 'zod';
+import { RangeSchema } from '../query/goals-scope.ts';
 
 export const FUNNEL_WINDOWS = ['session', '1h', '1d', '7d', '30d'] as const;
 export type FunnelWindow = (typeof FUNNEL_WINDOWS)[number];
@@ -39,7 +40,7 @@ export const PatchFunnelBody = z.object({ name: Name.optional(), steps: Steps.op
 export type PatchFunnel = z.infer<typeof PatchFunnelBody>;
 
 export const AnalysisSchema = z.object({
-  range: z.object({ from: z.string(), to: z.string(), timezone: z.string() }),
+  range: RangeSchema,
   funnel: FunnelSchema,
   steps: z.array(z.object({
     step: z.number(),

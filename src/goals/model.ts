@@ -1,5 +1,7 @@
 // Goal shapes (contract §8): a pageview goal matches a path glob, an event goal an event name.
 import { z } from 'zod';
+import { PaginationSchema } from '../http/envelope.ts';
+import { RangeSchema } from '../query/goals-scope.ts';
 
 export const GOAL_TYPES = ['pageview', 'event'] as const;
 
@@ -36,7 +38,6 @@ export type PatchGoal = z.infer<typeof PatchGoalBody>;
 
 export const GoalListQuery = z.object({ include_archived: z.enum(['true', 'false']).optional() });
 
-const RangeSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
 const Metrics = { visitors: z.number(), completions: z.number(), conversion_rate: z.number(), revenue: z.number() };
 export const GoalsStatsSchema = z.object({ range: RangeSchema, goals: z.array(z.object({ id: z.string(), name: z.string(), ...Metrics })) });
 export const GoalStatsSchema = z.object({
@@ -48,5 +49,5 @@ export const GoalStatsSchema = z.object({
 });
 export const CompletionsSchema = z.object({
   completions: z.array(z.object({ timestamp: z.string(), visitor_id: z.string().nullable(), page: z.string().nullable(), event_name: z.string().nullable(), revenue: z.number() })),
-  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number() }),
+  pagination: PaginationSchema,
 });

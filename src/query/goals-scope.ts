@@ -17,6 +17,9 @@ export const PeriodQuery = z.object({
   filters: z.preprocess((v) => (v === undefined || typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional()),
 });
 export type PeriodQueryInput = z.infer<typeof PeriodQuery>;
+/** The echoed range of every report (contract §7). */
+export const RangeSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
+
 export const ChartQuery = PeriodQuery.extend({ interval: z.enum(INTERVALS).optional() });
 
 /** The local date of the site's first stored visit, for period=all. */

@@ -1,6 +1,7 @@
 // Visitor shapes (spec §2.4, contract §8): profile, list and timeline payloads.
 import { z } from 'zod';
 import { PageQuery } from './page-query.ts';
+import { PaginationSchema as Pagination } from '../http/envelope.ts';
 
 export const VisitorSchema = z.object({
   id: z.string(),
@@ -23,8 +24,6 @@ export const VisitorSchema = z.object({
   last_referrer_source: z.string().nullable(),
 });
 export type Visitor = z.infer<typeof VisitorSchema>;
-
-const Pagination = z.object({ total: z.number(), page: z.number(), limit: z.number() });
 
 export const VisitorListQuery = PageQuery.extend({ search: z.string().trim().max(200).optional() });
 export const VisitorListSchema = z.object({ visitors: z.array(VisitorSchema), pagination: Pagination });
