@@ -18,7 +18,7 @@ export type Scope = z.infer<typeof ScopeSchema>;
 export const CreateKeyBody = z.object({
   name: z.string().trim().min(1).max(200),
   scopes: z.array(ScopeSchema).min(1).max(SCOPES.length),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
 export const ApiKeySchema = z.object({

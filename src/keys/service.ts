@@ -20,7 +20,7 @@ export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) =>
 
 export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
 
-export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string }) {
+export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string | null }) {
   const org = await db.one<{ plan: string }>('SELECT plan FROM organizations WHERE id = ?::UUID', [orgId]);
   if (org?.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
   const expires = input.expires_at ? new Date(input.expires_at) : null;

@@ -47,6 +47,9 @@ describe('create', () => {
     const b = await create({ name: 'b', scopes: ['sites:read'] });
     expect(a.body.data.key).not.toBe(b.body.data.key);
     expect(a.body.data.expires_at).toBeNull();
+    const explicit = await create({ name: 'c', scopes: ['sites:read'], expires_at: null });
+    expect(explicit.status).toBe(201);
+    expect(explicit.body.data.expires_at).toBeNull();
   });
 
   test.each([
