@@ -91,6 +91,13 @@ describe('login, me, logout', () => {
     for (const r of [wrong, unknown]) expect(r).toMatchObject({ status: 401, body: { error: 'Invalid email or password' } });
   });
 
+  test('without TRUST_PROXY, X-Forwarded-For does not open a new rate-limit bucket', async () => {
+    const send = (ip: string) => api.call('POST', '/api/v1/auth/login', { body: { email: 'x@example.com', password: 'whatever1' }, headers: { 'x-forwarded-for': ip } });
+    const first = Number((await send('192.0.2.1')).headers.get('x-ratelimit-remaining'));
+    const second = Number((await send('192.0.2.2')).headers.get('x-ratelimit-remaining'));
+    expect(second).toBe(first - 1);
+  });
+
   test('400 for a login body without a password', async () => {
     const r = await api.post('/api/v1/auth/login', { email: creds.email });
     expect(r.status).toBe(400);
