@@ -9,6 +9,7 @@ import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
 
 export type GoalDef = { id: string; name: string; type: string; path?: string | null; event_name?: string | null; value?: number | null };
+export type Completion = { timestamp: string; visitor_id: string | null; page: string | null; event_name: string | null; revenue: number };
 export type GoalMetrics = { visitors: number; completions: number; conversion_rate: number; revenue: number };
 
 /** A completion is worth the event's own revenue plus the goal's value. */
@@ -65,7 +66,7 @@ export async function goalCompletions(db: Database, siteId: string, goal: GoalDe
   const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
   const [rows, [count]] = await Promise.all([db.query(q.sql, q.params), db.query(n.sql, n.params)]);
   return {
-    completions: rows.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) })),
+    completions: rows.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) }) as Completion),
     pagination: { total: count!.n as number, page: page.page, limit: page.limit },
   };
 }

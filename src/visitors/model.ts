@@ -45,4 +45,5 @@ export const TimelineEventSchema = z.object({
   os: z.string().nullable(),
   device: z.string().nullable(),
 });
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
 export const TimelineSchema = z.object({ visitor: VisitorSchema, events: z.array(TimelineEventSchema), pagination: Pagination });

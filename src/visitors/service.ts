@@ -5,7 +5,7 @@ import { listGoals } from '../goals/service.ts';
 import { goalMatch } from '../query/goals-match.ts';
 import { listVisitors, visitorEvents, visitorProfile } from '../query/visitors.ts';
 import type { Page } from './page-query.ts';
-import type { Visitor } from './model.ts';
+import type { TimelineEvent, Visitor } from './model.ts';
 
 /** Identity fields are present only when set (spec §2.4); the 53-bit internal id stays internal. */
 function shape({ visitor_id: _internal, total: _total, custom, email, name, avatar_url, external_id, ...rest }: Record<string, any>): Visitor {
@@ -30,7 +30,7 @@ export async function visitorTimeline(db: Database, siteId: string, visitorId: s
   const { rows, total } = await visitorEvents(db, siteId, profile.visitor_id, q);
   return {
     visitor: shape(profile),
-    events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} })),
+    events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} }) as TimelineEvent),
     pagination: { total, page: q.page, limit: q.limit },
   };
 }
