@@ -110,7 +110,7 @@ describe('list, use, revoke', () => {
 });
 
 test('a key that expires during the test: works, then 401, then listed as expired', async () => {
-  const expires = new Date(Date.now() + 2_000).toISOString();
+  const expires = new Date(Date.now() + 3_000).toISOString();
   const created = await create({ name: 'short-lived', scopes: ['sites:read'], expires_at: expires });
   expect(created.status).toBe(201);
   expect((await useKey(created.body.data.key)).status).toBe(200);
