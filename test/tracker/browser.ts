@@ -6,8 +6,13 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** `backForwardCache`: keep Chromium's bfcache, which Playwright turns off by default. */
+export function launchBrowser(opts: { backForwardCache?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: opts.backForwardCache ? ['--disable-back-forward-cache'] : undefined,
+  });
 }
 
 /**

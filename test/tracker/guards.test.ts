@@ -158,3 +158,26 @@ test('a page that includes the script twice still counts one pageview', async ()
   expect(v.beacons.map((b) => b.body.event_type)).toEqual(['pageview', 'custom']);
   await v.context.close();
 }, 60_000);
+
+// Both ways back: a reload (Playwright's default) and a restore from the back/forward cache.
+for (const backForwardCache of [false, true]) {
+  test(`coming back with the back button (${backForwardCache ? 'bfcache restore' : 'reload'}) is a pageview reporting the page left`, async () => {
+    const b = backForwardCache ? await launchBrowser({ backForwardCache }) : browser;
+    const context = await newVisitorContext(b);
+    const beacons = recordBeacons(context, srv.url);
+    const page = await context.newPage();
+    const s = fixture('data-allow-localhost data-allow-automation');
+    await page.goto(s.url + '/plain');
+    await page.evaluate(() => { (window as any).marker = 'still here'; });
+    await page.goto(s.url + '/thanks');
+    await page.waitForTimeout(1100);
+    await page.goBack({ waitUntil: 'commit' }); // a bfcache restore fires no load event
+    await eventually(() => beacons.filter((x) => x.body.event_type === 'pageview').length >= 3);
+    expect(await page.evaluate(() => (window as any).marker === 'still here')).toBe(backForwardCache);
+    const views = beacons.filter((x) => x.body.event_type === 'pageview').map((x) => x.body);
+    expect(views.map((x) => new URL(x.url).pathname)).toEqual(['/plain', '/thanks', '/plain']);
+    expect(views[2].time_on_page).toBeGreaterThanOrEqual(1); // the visible second on /thanks
+    await context.close();
+    if (b !== browser) await b.close();
+  }, 60_000);
+}

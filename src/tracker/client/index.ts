@@ -61,23 +61,28 @@ function emit(event_type: string, event_name?: string, properties?: Props, extra
   });
 }
 
-/** Engagement of the page before this one: the previous SPA route, or the page this tab showed before this load. */
-function previousEngagement() {
-  if (currentPage) return currentEngagement();
+/** What the page this tab showed before this load saved when it went away (under 30 minutes ago); read once. */
+function savedEngagement() {
   const [time, scroll, at] = (read(PENDING, 'sessionStorage') || '').split(',').map(Number);
+  write(PENDING, null, 'sessionStorage');
   if (isSessionFresh(at) && time >= 0 && scroll >= 0) return { time_on_page: time, scroll_depth: scroll };
 }
 
-/** `later`: an SPA navigation, sent a moment after pushState because routers set document.title after it. */
+/**
+ * `later`: sent 150 ms after the navigation (or at once when another event is sent or the page hides), because SPA
+ * routers set document.title after pushState, and on a back/forward-cache restore the page just left, in another
+ * renderer process, may still be saving its engagement. A fresh page load sends at once: a bounce must not be lost.
+ */
 function pageview(force?: boolean, later?: boolean) {
   const url = pageUrl();
   if (url == currentPage && !force) return;
   flushView();
-  const previous = previousEngagement();
-  write(PENDING, null, 'sessionStorage');
+  // An SPA route change reports the route being left directly; a fresh page reads what the last one saved.
+  const previous = currentPage ? currentEngagement() : undefined;
+  if (previous) write(PENDING, null, 'sessionStorage');
   currentPage = url;
   resetEngagement();
-  pendingView = () => emit('pageview', undefined, undefined, { ...previous, url });
+  pendingView = () => emit('pageview', undefined, undefined, { ...(previous || savedEngagement()), url });
   later ? setTimeout(flushView, 150) : flushView();
 }
 
@@ -135,6 +140,10 @@ safe(() => {
     if (config.pageviews) {
       watchNavigation(safe(() => pageview(false, true)), config.hash);
       pageview();
+      // Back/forward cache: the restored page is a new view, and the page just left saved its engagement for it.
+      addEventListener('pageshow', safe((e: PageTransitionEvent) => {
+        if (e.persisted) pageview(!(currentPage = ''), true);
+      }));
     }
     watchAutoEvents(config, safe(emit));
     // Calls made before the script loaded run after the first pageview, in their original order.
