@@ -56,7 +56,7 @@ export async function revokeKey(db: Database, orgId: string, keyId: string) {
   );
   if (hit.length === 0) throw notFound('API key not found');
   cache.invalidate((k) => k.id === hit[0].id);
-  return { id: keyId, status: 'revoked' as const };
+  return { id: hit[0].id as string, status: 'revoked' as const };
 }
 
 /**
