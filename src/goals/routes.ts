@@ -6,6 +6,7 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
+import { existsPlugin } from './exists-macro.ts';
 import * as stats from './stats.ts';
 import { ChartQuery, PeriodQuery } from '../query/goals-scope.ts';
 import { PageQuery } from '../visitors/page-query.ts';
@@ -15,6 +16,7 @@ const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 export const goalRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/goals', tags: ['Goals'] })
     .use(auth)
+    .use(existsPlugin(ctx))
     .get('/', async ({ access, query }) => ok({ goals: await goals.listGoals(ctx.db, access.site!.id, query.include_archived === 'true') }), {
       scope: 'goals:read',
       query: GoalListQuery,
@@ -32,16 +34,19 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .patch('/:goalId', async ({ access, params, body }) => ok(await goals.updateGoal(ctx.db, access.site!.id, params.goalId, body)), {
       scope: 'goals:write',
+      exists: 'goal',
       body: PatchGoalBody,
       response: GoalResponse,
       detail: { summary: 'Update name, path (pageview goals), event_name (event goals) or value (null clears it)' },
     })
     .post('/:goalId/archive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, true)), {
       scope: 'goals:write',
+      exists: 'goal',
       response: GoalResponse,
     })
     .post('/:goalId/unarchive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, false)), {
       scope: 'goals:write',
+      exists: 'goal',
       response: GoalResponse,
     })
     .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx.db, access.site!, query)), {
@@ -52,12 +57,14 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx.db, access.site!, params.goalId, query)), {
       scope: 'goals:read',
+      exists: 'goal',
       query: ChartQuery,
       response: { 200: envelope(GoalStatsSchema), ...errorResponses },
       detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
     })
     .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx.db, access.site!, params.goalId, query)), {
       scope: 'goals:read',
+      exists: 'goal',
       query: PeriodQuery.extend(PageQuery.shape),
       response: { 200: envelope(CompletionsSchema), ...errorResponses },
       detail: { summary: 'Completions newest first, paginated (page ≥ 1, limit 1–100, default 50); all time unless period parameters are given' },

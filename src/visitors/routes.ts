@@ -6,10 +6,12 @@ import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
 import { PageQuery } from './page-query.ts';
 import { visitorList, visitorTimeline } from './service.ts';
+import { existsPlugin } from '../goals/exists-macro.ts';
 
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
     .use(auth)
+    .use(existsPlugin(ctx))
     .get('/', async ({ access, query }) => ok(await visitorList(ctx.db, access.site!.id, query)), {
       scope: 'visitors:read',
       query: VisitorListQuery,
@@ -20,6 +22,7 @@ export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .get('/:visitorId/timeline', async ({ access, params, query }) => ok(await visitorTimeline(ctx.db, access.site!.id, params.visitorId, query)), {
       scope: 'visitors:read',
+      exists: 'visitor',
       query: PageQuery,
       response: { 200: envelope(TimelineSchema), ...errorResponses },
       detail: { summary: "A visitor's profile and events, newest first; {visitorId} is the profile's UUID id; page/limit as for the list" },

@@ -63,5 +63,7 @@ test('scopes per route and 404 for another site\'s funnel', async () => {
   expect(await a.api.get(`${otherBase}/${f.id}/analysis`, readKey)).toMatchObject(notFound);
   expect(await a.api.patch(`${otherBase}/${f.id}`, { name: 'x' }, a.key)).toMatchObject(notFound);
   expect(await a.api.del(`${otherBase}/nope`, a.key)).toMatchObject(notFound);
+  expect(await a.api.patch(`${otherBase}/${f.id}`, { steps: [] }, a.key)).toMatchObject(notFound);
+  expect(await a.api.get(`${otherBase}/${f.id}/analysis?period=bogus`, readKey)).toMatchObject(notFound);
   expect((await a.api.get(`${base}/${f.id}/analysis?period=bogus`, readKey)).status).toBe(400);
 });

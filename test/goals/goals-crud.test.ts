@@ -63,7 +63,14 @@ test('unknown goal → 404 Goal not found, also across sites', async () => {
     await b.api.post(`${baseB}/${crypto.randomUUID()}/unarchive`, undefined, b.key),
     await b.api.get(`${baseB}/${g.body.data.id}/stats`, b.key),
     await b.api.get(`${baseB}/not-a-uuid/completions`, b.key),
+    // the missing goal answers before the invalid body or query (contract §4 order)
+    await b.api.patch(`${baseB}/${g.body.data.id}`, { name: '' }, b.key),
+    await b.api.get(`${baseB}/${g.body.data.id}/completions?limit=101`, b.key),
+    await b.api.get(`${baseB}/${g.body.data.id}/stats?interval=year`, b.key),
   ]) expect(res).toMatchObject({ status: 404, body: { error: 'Goal not found' } });
+  // …and after the scope check
+  const readOnly = (await b.api.post(`/api/v1/organizations/${b.orgId}/api-keys`, { name: 'r', scopes: ['goals:read'] }, b.token)).body.data.key;
+  expect(await b.api.patch(`${baseB}/${crypto.randomUUID()}`, { name: '' }, readOnly)).toMatchObject({ status: 403, body: { error: 'API key missing required scope: goals:write' } });
 });
 
 test('scopes: every goal route needs its own scope', async () => {

@@ -137,6 +137,7 @@ test('unknown or foreign visitor → 404; every route needs visitors:read', asyn
   const notFound = { status: 404, body: { error: 'Visitor not found' } };
   expect(await acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline`, acct.key)).toMatchObject(notFound);
   expect(await acct.api.get(`${base}/visitors/not-a-uuid/timeline`, acct.key)).toMatchObject(notFound);
+  expect(await acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline?limit=101`, acct.key)).toMatchObject(notFound);
   const other = await acct.api.post(`/api/v1/organizations/${acct.orgId}/sites`, { domain: 'other.example' }, acct.token);
   expect(await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${other.body.data.id}/visitors/${ada.id}/timeline`, acct.key)).toMatchObject(notFound);
   const key = (await acct.api.post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'g', scopes: ['goals:read', 'analytics:read'] }, acct.token)).body.data.key;
