@@ -9,12 +9,12 @@ import { INTERVALS } from './goals-interval.ts';
 import type { Scope } from './scope.ts';
 
 export const PeriodQuery = z.object({
-  period: z.string().optional(),
-  date: z.string().optional(),
-  from: z.string().optional(),
-  to: z.string().optional(),
+  period: z.string().optional().describe('day, 7d, 30d (default), month, 12mo, custom, realtime or all'),
+  date: z.string().optional().describe('Base date YYYY-MM-DD in the site time zone (default today)'),
+  from: z.string().optional().describe('First day YYYY-MM-DD, with period=custom'),
+  to: z.string().optional().describe('Last day YYYY-MM-DD (inclusive), with period=custom'),
   // Elysia hands over a query value that looks like JSON already parsed; the filter parser wants the text.
-  filters: z.preprocess((v) => (v === undefined || typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional()),
+  filters: z.preprocess((v) => (v === undefined || typeof v === 'string' ? v : JSON.stringify(v)), z.string().optional()).describe('JSON array of {dimension, operator, value}; all must hold'),
 });
 export type PeriodQueryInput = z.infer<typeof PeriodQuery>;
 /** The echoed range of every report (contract §7). */

@@ -10,5 +10,8 @@ const int = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((n) => n ?? fallback);
 
-export const PageQuery = z.object({ page: int(1, 1_000_000, 1), limit: int(1, 100, 50) });
+export const PageQuery = z.object({
+  page: int(1, 1_000_000, 1).describe('Page number, from 1 (default 1)'),
+  limit: int(1, 100, 50).describe('Results per page, 1–100 (default 50)'),
+});
 export type Page = z.output<typeof PageQuery>;
