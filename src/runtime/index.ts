@@ -26,6 +26,26 @@ function guarded(handler: Handler): Handler {
   };
 }
 
+/**
+ * Deno has no body-size limit of its own: a chunked body (no Content-Length) is counted as it
+ * streams and fails past the limit, which the parsers turn into a 400 instead of unbounded memory.
+ */
+function capChunkedBody(request: Request): Request {
+  if (!request.body || request.headers.has('content-length')) return request;
+  let seen = 0;
+  const body = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        seen += chunk.byteLength;
+        if (seen > MAX_BODY_BYTES) out.error(new Error('Request body too large'));
+        else out.enqueue(chunk);
+      },
+    }),
+  );
+  // Not new Request(request, …): reading request.signal makes Deno warn about its legacy abort behaviour.
+  return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: 'half' } as RequestInit);
+}
+
 export class ListenError extends Error {}
 
 /** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */
@@ -60,7 +80,8 @@ async function listen(handler: Handler, opts: { port: number; hostname: string }
   const listening = new Promise<number>((r) => (resolvePort = r));
   const server = Deno.serve(
     { port: opts.port, hostname: opts.hostname, onListen: ({ port }: { port: number }) => resolvePort(port) },
-    (request: Request, info: any) => {
+    (original: Request, info: any) => {
+      const request = capChunkedBody(original);
       const addr = info?.remoteAddr?.hostname;
       if (addr) socketAddresses.set(request, addr);
       return handler(request);
