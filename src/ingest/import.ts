@@ -55,7 +55,7 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string |
   else if (rest) yield rest;
 }
 
-export async function importEvents(db: Database, serial: Serial, site: Site, body: ReadableStream<Uint8Array> | null): Promise<ImportResult> {
+export async function importEvents(db: Database, serial: Serial, site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
   if (!body) throw badRequest('Empty body: expected NDJSON, one event per line');
   const nonce = randomHex(8);
   const file = join(stagingDir(db.dataDir), `${nonce}.ndjson`);
@@ -93,6 +93,7 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
         bufChars = 0;
       }
     }
+    onBodyRead?.();
     if (buf.length) await fd.write(buf.join('\n') + '\n');
     await fd.close();
     if (result.imported) {

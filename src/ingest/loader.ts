@@ -1,7 +1,7 @@
 // Moves sealed log segments into DuckDB, a batch of segments per transaction, then deletes them.
 // A segment's name is recorded in the same transaction, so a replay after a crash never loads it twice.
-import { unlinkSync, existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Database } from '../storage/database.ts';
 import { log } from '../log.ts';
 import { loadRows } from './load-sql.ts';
@@ -13,6 +13,7 @@ export class Loader {
   private running: Promise<void> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private idleWaiters: (() => void)[] = [];
+  private failures = 0;
   loadedEvents = 0;
 
   constructor(private db: Database, private serial: Serial, private maxSegmentsPerLoad = 16) {}
@@ -56,13 +57,23 @@ export class Loader {
 
   private async drain() {
     while (this.queue.length) {
-      const batch = this.queue.slice(0, this.maxSegmentsPerLoad);
+      // After repeated failures, segments go one at a time so one bad file cannot hold up the rest.
+      const batch = this.queue.slice(0, this.failures >= 3 ? 1 : this.maxSegmentsPerLoad);
       try {
         await this.load(batch);
+        this.failures = 0;
       } catch (e) {
+        this.failures++;
+        if (batch.length === 1 && this.failures >= 6) {
+          quarantine(batch[0]!, e);
+          this.queue.shift();
+          this.failures = 0;
+          continue;
+        }
         // Segments stay on disk and queued; a transient conflict (e.g. a concurrent site delete) clears on retry.
-        log.error('ingest load failed, will retry', { segments: batch.length, error: String(e) });
-        this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.kick(); }, 1000);
+        const delay = Math.min(30_000, 1000 * 2 ** (this.failures - 1));
+        log.error('ingest load failed, will retry', { segments: batch.length, retryInMs: delay, error: String(e) });
+        this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.kick(); }, delay);
         return;
       }
       this.queue.splice(0, batch.length);
@@ -71,7 +82,7 @@ export class Loader {
   }
 
   private async load(paths: string[]) {
-    const existing = paths.filter((p) => existsSync(p));
+    const existing = paths.filter((p) => existsSync(p) && statSync(p).size > 0);
     const rows = await this.serial.run(() =>
       this.db.transaction(async (tx) => {
         const n = existing.length ? await loadRows(tx, readLogSql, [existing]) : 0;
@@ -84,6 +95,14 @@ export class Loader {
     this.loadedEvents += rows;
     log.debug('ingest loaded', { segments: paths.length, rows });
   }
+}
+
+/** A segment DuckDB keeps refusing is set aside (never deleted) so an operator can inspect and re-import it. */
+function quarantine(p: string, e: unknown) {
+  const dir = join(dirname(p), 'failed');
+  mkdirSync(dir, { recursive: true });
+  renameSync(p, join(dir, basename(p)));
+  log.error('ingest segment kept failing to load (about a minute of retries); moved aside', { segment: basename(p), dir, error: String(e) });
 }
 
 function unlink(p: string) {

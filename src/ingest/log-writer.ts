@@ -15,6 +15,7 @@ export type LogWriterOptions = {
 
 type Segment = { path: string; fd: FileHandle; bytes: number; openedAt: number };
 
+const encoder = new TextEncoder();
 let counter = 0;
 /** Names sort in creation order across restarts (ms timestamp first) and never repeat. */
 const segmentName = () => `${String(Date.now()).padStart(15, '0')}-${String(counter++ % 1e6).padStart(6, '0')}.ndjson`;
@@ -93,7 +94,7 @@ export class LogWriter {
     try {
       if (this.seg && (this.seg.bytes >= this.rotateBytes || Date.now() - this.seg.openedAt >= this.rotateMs)) await this.seal();
       const seg = this.seg ?? (this.seg = await this.openSegment());
-      const buf = Buffer.from(batch);
+      const buf = encoder.encode(batch);
       let off = 0;
       while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
       await seg.fd.datasync();

@@ -6,6 +6,7 @@ import type { Auth } from '../module.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { readCapped } from './body.ts';
+import { answerPatiently } from './patient-response.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
 import { EventDoc, IdentifyDoc, ImportLineDoc, parseEvent, parseIdentify } from './validate.ts';
 
@@ -77,8 +78,11 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
       detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyDoc),
     })
     .use(auth)
-    .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', async ({ access, request }) =>
-      ok(await svc().import(access.site!, request.body)), {
+    .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', ({ access, request }) => {
+      let bodyRead!: () => void;
+      const read = new Promise<void>((r) => (bodyRead = r));
+      return answerPatiently(svc().import(access.site!, request.body, bodyRead).then(ok), read);
+    }, {
       session: true,
       parse: 'none',
       response: { 200: envelope(ImportResultSchema), ...errorResponses },
@@ -88,7 +92,8 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
         description:
           'Body `application/x-ndjson`, one event per line: the /event fields plus `timestamp` (ISO 8601 with Z or offset, required), `ip` and `user_agent` (optional). ' +
           '`site_id` in a line is ignored: the path names the site. Lines are sessionized (30-minute gap) and enriched like live events, without bot filtering; ' +
-          'visits never join live visits or other imports. At most 100 errors are listed. The body is streamed, so files of millions of lines are fine.',
+          'visits never join live visits or other imports. At most 100 errors are listed. The body is streamed, so files of millions of lines are fine. ' +
+          'An import still working after 5 s answers 200 at once and streams spaces until its JSON result follows (valid JSON either way), so no proxy or idle timeout cuts it.',
       },
     });
 };

@@ -115,8 +115,8 @@ export class IngestService {
   }
 
   /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
-  async import(site: Site, body: ReadableStream<Uint8Array> | null): Promise<ImportResult> {
-    const result = await importEvents(this.ctx.db, this.serial, site, body);
+  async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
+    const result = await importEvents(this.ctx.db, this.serial, site, body, onBodyRead);
     if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return result;
   }

@@ -104,7 +104,7 @@ describe('POST /api/v1/identify rejects', () => {
 describe('odd but acceptable input is stored cleaned', () => {
   test('lone surrogates, NULs, over-long fields and nested properties', async () => {
     const body = '{"site_id":"' + pk + '","url":"https://example.com/\\ud800x","title":"a\\udc00b\\u0000c","event_name":"' +
-      'e'.repeat(300) + '","properties":{"ok":"v\\ud83d","n":5,"b":true,"nested":{"x":1},"arr":[1],"nul":null}}';
+      'e'.repeat(300) + '","properties":{"ok":"v\\ud83d","n":5,"b":true,"nested":{"x":1},"arr":[1],"nul":null,"__proto__":"p"}}';
     const r = await event(body);
     expect(r.status).toBe(202);
     expect(r.text).toBe('ok');
@@ -119,7 +119,7 @@ describe('odd but acceptable input is stored cleaned', () => {
     expect(a.title).toBe('a\ufffdbc');
     expect(a.event_type).toBe('custom');
     expect(a.event_name).toHaveLength(200);
-    expect(Object.fromEntries(a.props.map((e: any) => [e.key, e.value]))).toEqual({ ok: 'v\ufffd', n: '5', b: 'true' });
+    expect(Object.fromEntries(a.props.map((e: any) => [e.key, e.value]))).toEqual({ ok: 'v\ufffd', n: '5', b: 'true', ['__proto__']: 'p' });
     expect(b.props).toHaveLength(30);
     expect(b.referrer.length).toBeLessThanOrEqual(2000);
   });
