@@ -48,11 +48,8 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
     ip: clientIp(request, ctx.config.trustProxy),
     userAgent: request.headers.get('user-agent') ?? '',
   });
-  const preflight = ({ set }: any) => {
-    set.status = 204;
-    Object.assign(set.headers, PREFLIGHT_HEADERS);
-    return '';
-  };
+  // A 204 must have no body at all (Deno refuses even an empty string).
+  const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
   return new Elysia({ tags: ['Ingestion'] })
     .options('/api/v1/event', preflight, { detail: { hide: true } })
     .options('/api/v1/identify', preflight, { detail: { hide: true } })

@@ -162,3 +162,14 @@ describe('import rejects bad lines, never the whole body', () => {
     expect(x.status).toBe(404);
   });
 });
+
+test('CORS preflights of both endpoints are answered for any origin', async () => {
+  for (const path of ['/api/v1/event', '/api/v1/identify']) {
+    const r = await fetch(srv.url + path, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+    expect(await r.text()).toBe('');
+  }
+});
