@@ -11,7 +11,7 @@ import { bundleBrowserScript } from '../runtime/bundle.ts';
 /** Spec budget: the tracker must stay under 3 KB minified and gzipped. */
 export const GZIP_BUDGET = 3 * 1024;
 
-export type TrackerAsset = { js: string; gzip: Uint8Array; etag: string; bytes: number; gzipBytes: number; cached: boolean };
+export type TrackerAsset = { js: string; gzip: Uint8Array<ArrayBuffer>; etag: string; bytes: number; gzipBytes: number; cached: boolean };
 
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
 const PREFIX = 'tracker-';
@@ -23,7 +23,7 @@ function sourceHash(): string {
 }
 
 function asset(js: string, cached: boolean): TrackerAsset {
-  const gzip = gzipSync(js, { level: 9 });
+  const gzip = new Uint8Array(gzipSync(js, { level: 9 }));
   const etag = `"${createHash('sha256').update(js).digest('hex').slice(0, 16)}"`;
   return { js, gzip, etag, bytes: Buffer.byteLength(js), gzipBytes: gzip.byteLength, cached };
 }
