@@ -2,7 +2,9 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/period.ts';
-import { resolveScope, type PeriodQueryInput } from '../query/goals-scope.ts';
+import { scopeFor } from '../analytics/service.ts';
+import type { CommonQuery } from '../analytics/model.ts';
+import type { AppContext } from '../app-context.ts';
 import { goalMatch, type MatchDef } from '../query/goals-match.ts';
 import { funnelCounts } from '../query/funnels.ts';
 import { conversionRate } from '../query/metrics.ts';
@@ -23,9 +25,10 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   });
 }
 
-export async function analyzeFunnel(db: Database, site: Site, funnelId: string, q: PeriodQueryInput) {
+export async function analyzeFunnel(ctx: AppContext, site: Site, funnelId: string, q: CommonQuery) {
+  const db = ctx.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
-  const scope = await resolveScope(db, site, q);
+  const scope = await scopeFor(ctx, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;

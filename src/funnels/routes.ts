@@ -8,7 +8,7 @@ import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from 
 import * as funnels from './service.ts';
 import { existsPlugin } from '../goals/exists-macro.ts';
 import { analyzeFunnel } from './analysis.ts';
-import { PeriodQuery } from '../query/goals-scope.ts';
+import { CommonQuery } from '../analytics/model.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
@@ -38,10 +38,10 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
       exists: 'funnel',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
     })
-    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx.db, access.site!, params.funnelId, query)), {
+    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx, access.site!, params.funnelId, query)), {
       scope: 'funnels:read',
       exists: 'funnel',
-      query: PeriodQuery,
+      query: CommonQuery,
       response: { 200: envelope(AnalysisSchema), ...errorResponses },
       detail: {
         summary: 'Visitors per step (in order; step k strictly after step k−1), conversion from the first and previous step, drop-off from the previous step, median seconds from the previous step',

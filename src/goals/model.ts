@@ -1,7 +1,6 @@
 // Goal shapes (contract §8): a pageview goal matches a path glob, an event goal an event name.
 import { z } from 'zod';
 import { PaginationSchema } from '../http/envelope.ts';
-import { RangeSchema } from '../query/goals-scope.ts';
 
 export const GOAL_TYPES = ['pageview', 'event'] as const;
 
@@ -38,6 +37,8 @@ export type PatchGoal = z.infer<typeof PatchGoalBody>;
 
 export const GoalListQuery = z.object({ include_archived: z.enum(['true', 'false']).optional() });
 
+/** The echoed range of every report (contract §7). */
+export const RangeSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
 const Metrics = { visitors: z.number(), completions: z.number(), conversion_rate: z.number(), revenue: z.number() };
 export const GoalsStatsSchema = z.object({ range: RangeSchema, goals: z.array(z.object({ id: z.string(), name: z.string(), ...Metrics })) });
 export const GoalStatsSchema = z.object({

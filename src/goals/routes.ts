@@ -8,7 +8,7 @@ import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStat
 import * as goals from './service.ts';
 import { existsPlugin } from './exists-macro.ts';
 import * as stats from './stats.ts';
-import { ChartQuery, PeriodQuery } from '../query/goals-scope.ts';
+import { ChartsQuery, CommonQuery } from '../analytics/model.ts';
 import { PageQuery } from '../visitors/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
@@ -49,23 +49,23 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
       exists: 'goal',
       response: GoalResponse,
     })
-    .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx.db, access.site!, query)), {
+    .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx, access.site!, query)), {
       scope: 'goals:read',
-      query: PeriodQuery.extend(GoalListQuery.shape),
+      query: CommonQuery.extend(GoalListQuery.shape),
       response: { 200: envelope(GoalsStatsSchema), ...errorResponses },
       detail: { summary: 'Per-goal visitors, completions, conversion rate (% of all visitors in range) and revenue (event revenue + value per completion)' },
     })
-    .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx.db, access.site!, params.goalId, query)), {
+    .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
       exists: 'goal',
-      query: ChartQuery,
+      query: ChartsQuery,
       response: { 200: envelope(GoalStatsSchema), ...errorResponses },
       detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
     })
-    .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx.db, access.site!, params.goalId, query)), {
+    .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
       exists: 'goal',
-      query: PeriodQuery.extend(PageQuery.shape),
+      query: CommonQuery.extend(PageQuery.shape),
       response: { 200: envelope(CompletionsSchema), ...errorResponses },
       detail: { summary: 'Completions newest first, paginated (page ≥ 1, limit 1–100, default 50); all time unless period parameters are given' },
     });

@@ -3,7 +3,8 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { goalMatch, matchCondition } from './goals-match.ts';
-import { BUCKET_FORMAT, bucketLabels, type Interval } from './goals-interval.ts';
+import { bucketLabels, type Interval } from './buckets.ts';
+import { bucketLabelSql, localBucketSql } from './goals-local-time.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
@@ -39,11 +40,11 @@ export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
 
 /** One goal's totals and a point per interval bucket (every bucket present, empty ones zero). */
 export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
-  // interval comes from the INTERVALS allow-list; the zone is bound.
-  const bucket = sql`strftime(date_trunc(${frag(`'${interval}'`)}, timezone(${scope.range.timezone}, ts::TIMESTAMPTZ)), ${frag(`'${BUCKET_FORMAT[interval]}'`)})`;
-  const q = sql`SELECT bucket, grouping(bucket) AS is_total, count(DISTINCT visitor_id) AS total, ${goalAggregates(goal)}
-    FROM (SELECT *, ${bucket} AS bucket FROM ${eventsSource(scope)} e)
-    GROUP BY GROUPING SETS ((bucket), ())`;
+  // Group on the local bucket start (cheap arithmetic), format only the grouped rows.
+  const start = localBucketSql(interval, scope.range, frag('ts'));
+  const q = sql`SELECT ${bucketLabelSql(interval, frag('b'))} AS bucket, grouping(b) AS is_total, count(DISTINCT visitor_id) AS total, ${goalAggregates(goal)}
+    FROM (SELECT *, ${start} AS b FROM ${eventsSource(scope)} e)
+    GROUP BY GROUPING SETS ((b), ())`;
   const rows = await db.query(q.sql, q.params);
   const byBucket = new Map(rows.filter((r) => !r.is_total).map((r) => [r.bucket, r]));
   return {

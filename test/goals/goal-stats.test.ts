@@ -67,7 +67,7 @@ test('one goal: metrics and a point per day, empty days zero', async () => {
   const hourly = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-03-01`, acct.key);
   expect(hourly.body.data.interval).toBe('hour');
   expect(hourly.body.data.points).toHaveLength(24);
-  expect(hourly.body.data.points[10]).toEqual({ date: '2026-03-01 10:00', visitors: 1, completions: 1, conversion_rate: 100, revenue: 5 });
+  expect(hourly.body.data.points[10]).toEqual({ date: '2026-03-01 10:00:00', visitors: 1, completions: 1, conversion_rate: 100, revenue: 5 });
   expect(hourly.body.data.metrics.completions).toBe(1);
   const empty = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-02-01`, acct.key);
   expect(empty.body.data.metrics).toEqual({ visitors: 0, completions: 0, conversion_rate: 0, revenue: 0 });
@@ -102,4 +102,21 @@ test('updating a goal changes what counts', async () => {
   expect(await stat()).toBe(1);
   await acct.api.patch(`${base}/${g.id}`, { path: '/blog**' }, acct.key);
   expect(await stat()).toBe(4);
+});
+
+test('points follow the site time zone across a DST change', async () => {
+  const berlin = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'], timezone: 'Europe/Berlin' });
+  const gbase = `/api/v1/organizations/${berlin.orgId}/sites/${berlin.site.id}/goals`;
+  await importEvents(berlin.api, berlin.token, berlin.orgId, berlin.site.id, [
+    { uid: 'b1', at: '2026-03-28T23:30:00Z', name: 'Signup' }, // 03-29 00:30 CET
+    { uid: 'b2', at: '2026-03-29T01:30:00Z', name: 'Signup' }, // 03-29 03:30 CEST (02:00 was skipped)
+    { uid: 'b3', at: '2026-03-29T21:30:00Z', name: 'Signup' }, // 03-29 23:30 CEST
+    { uid: 'b4', at: '2026-03-29T22:30:00Z', name: 'Signup' }, // 03-30 00:30 CEST
+  ]);
+  const g = (await berlin.api.post(gbase, { name: 'Signup', type: 'event', event_name: 'Signup' }, berlin.key)).body.data;
+  const days = await berlin.api.get(`${gbase}/${g.id}/stats?period=custom&from=2026-03-28&to=2026-03-30`, berlin.key);
+  expect(days.body.data.points.map((p: any) => [p.date, p.completions])).toEqual([['2026-03-28', 0], ['2026-03-29', 3], ['2026-03-30', 1]]);
+  const hours = await berlin.api.get(`${gbase}/${g.id}/stats?period=day&date=2026-03-29`, berlin.key);
+  expect(hours.body.data.points).toHaveLength(23);
+  expect(hours.body.data.points.filter((p: any) => p.completions).map((p: any) => p.date)).toEqual(['2026-03-29 00:00:00', '2026-03-29 03:00:00', '2026-03-29 23:00:00']);
 });
