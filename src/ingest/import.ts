@@ -7,6 +7,7 @@ import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
+import { log } from '../log.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { loadRows, sessionizedSource } from './load-sql.ts';
 import { readLogSql, toLine } from './log-format.ts';
@@ -57,6 +58,7 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string |
 
 export async function importEvents(db: Database, serial: Serial, site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
   if (!body) throw badRequest('Empty body: expected NDJSON, one event per line');
+  const started = performance.now();
   const nonce = randomHex(8);
   const file = join(stagingDir(db.dataDir), `${nonce}.ndjson`);
   mkdirSync(stagingDir(db.dataDir), { recursive: true });
@@ -96,9 +98,11 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
     onBodyRead?.();
     if (buf.length) await fd.write(buf.join('\n') + '\n');
     await fd.close();
+    const read = performance.now();
     if (result.imported) {
       await serial.run(() => db.transaction((tx) => loadRows(tx, sessionizedSource(readLogSql), [nonce, [file]])));
     }
+    log.info('import loaded', { site: site.id, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
     await fd.close().catch(() => {});

@@ -21,17 +21,30 @@ export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
 /** One log line; ts is an ISO string, visit_id is null in import staging (assigned in SQL). */
 export type LogRow = { [K in EventColumn]: any } & { uid: string | null };
 
-/**
- * One NDJSON line for a row, null fields left out (read_json reads an absent key as NULL): a third
- * fewer bytes to write, sync and parse. Every nullable key follows a comma, and inside a JSON string
- * a quote is always escaped, so `,"key":null` only ever matches a whole null member.
- */
-export const toLine = (row: LogRow) => JSON.stringify(row).replace(NULL_MEMBER, '');
-const NULL_MEMBER = /,"[a-z_]+":null/g;
-
 export const EVENT_COLUMN_LIST = EVENT_COLUMNS.map(([c]) => c).join(', ');
 
-const columnsStruct = [...EVENT_COLUMNS, ...LOG_ONLY_COLUMNS].map(([c, t]) => `${c}: '${t}'`).join(', ');
+const ALL = [...EVENT_COLUMNS, ...LOG_ONLY_COLUMNS];
+/**
+ * Keys in the file are one or two letters (a, b, … z, ba, …), not column names: key names were half of
+ * every line, and every byte is written, fsync'd and parsed again by DuckDB. Null members are left out
+ * (read_json reads an absent key as NULL).
+ */
+const SHORT = ALL.map((_, i) => (i < 26 ? '' : String.fromCharCode(97 + Math.floor(i / 26))) + String.fromCharCode(97 + (i % 26)));
+const FIELDS = ALL.map(([c], i) => [c, `"${SHORT[i]}":`] as const);
 
-/** A FROM-able read_json over bound file paths (one `?`, a VARCHAR[] list). */
-export const readLogSql = `read_json(?::VARCHAR[], format = 'newline_delimited', columns = {${columnsStruct}})`;
+/** One NDJSON line (no newline) for a row. */
+export function toLine(row: LogRow): string {
+  let out = '';
+  for (const [col, key] of FIELDS) {
+    const v = (row as any)[col];
+    if (v === null || v === undefined) continue;
+    out += (out ? ',' : '{') + key + (typeof v === 'number' ? String(v) : JSON.stringify(v));
+  }
+  return out + '}';
+}
+
+const columnsStruct = ALL.map(([, t], i) => `${SHORT[i]}: '${t}'`).join(', ');
+const renames = ALL.map(([c], i) => `${SHORT[i]} AS ${c}`).join(', ');
+
+/** A FROM-able relation with the log's rows under their column names, over bound file paths (one `?`, a VARCHAR[] list). */
+export const readLogSql = `(SELECT ${renames} FROM read_json(?::VARCHAR[], format = 'newline_delimited', columns = {${columnsStruct}}))`;

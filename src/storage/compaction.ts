@@ -44,9 +44,10 @@ export class Compactor {
   /** Compacts every visit closed before `now - CLOSED_AFTER_MS`, then merges small files. */
   run(now = Date.now()): Promise<CompactionResult> {
     const p = this.serial.run(async () => {
+      const t0 = performance.now();
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
       out.merged = await this.mergeSmall();
-      if (out.files) log.info('compacted', out);
+      if (out.files) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
     this.running = p;
