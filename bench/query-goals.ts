@@ -101,9 +101,11 @@ try {
   const session = await funnel('session');
   const week = await funnel('7d');
 
+  // A reference on the same data in the same run: the machine is shared, so absolute figures drift.
+  await time('reference: GET /analytics/stats, 12mo', () => api.get(`${base}/analytics/stats?period=12mo&compare=none`, setup.token));
   await time('funnel analysis, 4 steps, session window, 12mo', () => api.get(`${base}/funnels/${session}/analysis?period=12mo`, setup.token));
   await time('funnel analysis, 4 steps, 7d window, 12mo', () => api.get(`${base}/funnels/${week}/analysis?period=12mo`, setup.token));
-  await time('funnel analysis, 4 steps, session window, 30d', () => api.get(`${base}/funnels/${session}/analysis?period=30d`, setup.token));
+  await time('funnel analysis, 4 steps, session window, 30d (default period)', () => api.get(`${base}/funnels/${session}/analysis?period=30d`, setup.token));
   await time('visitors list, page 1 (50)', () => api.get(`${base}/visitors`, setup.token));
   await time('visitors list, page 200 (limit 100)', () => api.get(`${base}/visitors?page=200&limit=100`, setup.token));
   await time('visitors list, search "ab"', () => api.get(`${base}/visitors?search=ab`, setup.token));

@@ -46,7 +46,7 @@ export const GoalStatsSchema = z.object({
   goal: GoalSchema,
   interval: z.string(),
   metrics: z.object(Metrics),
-  points: z.array(z.object({ date: z.string(), ...Metrics })),
+  points: z.array(z.object({ date: z.string(), visitors: z.number(), completions: z.number(), revenue: z.number() })),
 });
 export const CompletionsSchema = z.object({
   completions: z.array(z.object({ timestamp: z.string(), visitor_id: z.string().nullable(), page: z.string().nullable(), event_name: z.string().nullable(), revenue: z.number() })),

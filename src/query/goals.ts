@@ -2,10 +2,10 @@
 // Each is one scan over the scope's events (eventsSource → tableSource); goal matching is in goals-match.ts.
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
-import { goalMatch, matchCondition } from './goals-match.ts';
+import { anyGoalCondition, goalMatch, matchCondition } from './goals-match.ts';
 import { bucketLabels, type Interval } from './buckets.ts';
 import { bucketLabelSql, localBucketSql } from './goals-local-time.ts';
-import { eventsSource, type Scope } from './scope.ts';
+import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
 
@@ -16,13 +16,16 @@ export type GoalMetrics = { visitors: number; completions: number; conversion_ra
 /** A completion is worth the event's own revenue plus the goal's value. */
 const revenueOf = (eventRevenue: number, completions: number, value?: number | null) => money(eventRevenue + (value ?? 0) * completions);
 
-/** completions, converting visitors and event revenue of one goal, as aggregate columns. */
-const goalAggregates = (g: GoalDef, suffix = ''): Fragment => {
-  const c = matchCondition(goalMatch(g));
-  return sql`count(*) FILTER (WHERE ${c}) AS ${frag(`completions${suffix}`)},
-    count(DISTINCT visitor_id) FILTER (WHERE ${c}) AS ${frag(`visitors${suffix}`)},
-    coalesce(sum(revenue) FILTER (WHERE ${c}), 0)::DOUBLE AS ${frag(`revenue${suffix}`)}`;
-};
+/** Per visitor: completions and event revenue of each goal (goal i → c_i, r_i). */
+const perVisitor = (goals: GoalDef[]): Fragment =>
+  join(goals.map((g, i) => {
+    const c = matchCondition(goalMatch(g));
+    return sql`count(*) FILTER (WHERE ${c}) AS ${frag(`c_${i}`)}, sum(revenue) FILTER (WHERE ${c}) AS ${frag(`r_${i}`)}`;
+  }), ', ');
+
+/** Per goal, from the per-visitor rows: converting visitors, completions, event revenue. */
+const perGoal = (goals: GoalDef[]): Fragment =>
+  frag(goals.map((_, i) => `count(*) FILTER (WHERE c_${i} > 0) AS visitors_${i}, coalesce(sum(c_${i}), 0) AS completions_${i}, coalesce(sum(r_${i}), 0)::DOUBLE AS revenue_${i}`).join(', '));
 
 const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''): GoalMetrics => {
   const visitors = r?.[`visitors${suffix}`] ?? 0;
@@ -30,26 +33,41 @@ const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''):
   return { visitors, completions, conversion_rate: conversionRate(visitors, r?.total ?? 0), revenue: revenueOf(r?.[`revenue${suffix}`] ?? 0, completions, g.value) };
 };
 
-/** Totals for every goal over the scope, in one scan; conversion rate is against all visitors in scope. */
+/**
+ * Totals for every goal over the scope. Only events completing some goal are aggregated; the conversion
+ * rate's denominator is the scope's visitors counted on the visits table, as /analytics/stats counts them.
+ */
 export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
-  const cols = join([frag('count(DISTINCT visitor_id) AS total'), ...goals.map((g, i) => goalAggregates(g, `_${i}`))], ', ');
-  const q = sql`SELECT ${cols} FROM ${eventsSource(scope)} e`;
+  if (goals.length === 0) return [];
+  // One hash aggregate on the visitor instead of a distinct-count set per goal.
+  const q = sql`WITH per AS (
+      SELECT visitor_id, ${perVisitor(goals)} FROM ${eventsSource(scope)} e WHERE ${anyGoalCondition(goals.map(goalMatch))} GROUP BY visitor_id
+    )
+    SELECT (SELECT count(DISTINCT visitor_id) FROM ${visitsSource(scope)} v) AS total, ${perGoal(goals)} FROM per`;
   const [row] = await db.query(q.sql, q.params);
   return goals.map((g, i) => ({ id: g.id, name: g.name, ...metricsOf(row, g, `_${i}`) }));
 }
 
-/** One goal's totals and a point per interval bucket (every bucket present, empty ones zero). */
+/**
+ * One goal's totals (as in goalsStats) and a point per interval bucket, every bucket present, empty ones
+ * zero. Points carry the goal's own figures only: a per-bucket conversion rate would need a distinct count
+ * of all visitors per bucket, the most expensive part of the report, for a figure charts rarely show.
+ */
 export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
-  // Group on the local bucket start (cheap arithmetic), format only the grouped rows.
+  // Bucket on the local start (plain arithmetic), format only the grouped rows.
   const start = localBucketSql(interval, scope.range, frag('ts'));
-  const q = sql`SELECT ${bucketLabelSql(interval, frag('b'))} AS bucket, grouping(b) AS is_total, count(DISTINCT visitor_id) AS total, ${goalAggregates(goal)}
-    FROM (SELECT *, ${start} AS b FROM ${eventsSource(scope)} e)
-    GROUP BY GROUPING SETS ((b), ())`;
-  const rows = await db.query(q.sql, q.params);
-  const byBucket = new Map(rows.filter((r) => !r.is_total).map((r) => [r.bucket, r]));
+  const c = matchCondition(goalMatch(goal));
+  const q = sql`SELECT ${bucketLabelSql(interval, frag('b'))} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
+      coalesce(sum(revenue), 0)::DOUBLE AS revenue
+    FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${eventsSource(scope)} e WHERE ${c}) GROUP BY b`;
+  const [[metrics], rows] = await Promise.all([goalsStats(db, scope, [goal]), db.query(q.sql, q.params)]);
+  const byBucket = new Map(rows.map((r) => [r.bucket, r]));
   return {
-    metrics: metricsOf(rows.find((r) => r.is_total), goal),
-    points: bucketLabels(scope.range, interval).map((date) => ({ date, ...metricsOf(byBucket.get(date), goal) })),
+    metrics: { visitors: metrics!.visitors, completions: metrics!.completions, conversion_rate: metrics!.conversion_rate, revenue: metrics!.revenue },
+    points: bucketLabels(scope.range, interval).map((date) => {
+      const r = byBucket.get(date);
+      return { date, visitors: r?.visitors ?? 0, completions: r?.completions ?? 0, revenue: revenueOf(r?.revenue ?? 0, r?.completions ?? 0, goal.value) };
+    }),
   };
 }
 

@@ -61,13 +61,13 @@ test('one goal: metrics and a point per day, empty days zero', async () => {
   expect(res.body.data.interval).toBe('day');
   expect(res.body.data.metrics).toEqual({ visitors: 2, completions: 2, conversion_rate: 50, revenue: 13 });
   expect(res.body.data.points).toEqual([
-    { date: '2026-03-01', visitors: 1, completions: 1, conversion_rate: 25, revenue: 5 },
-    { date: '2026-03-02', visitors: 1, completions: 1, conversion_rate: 100, revenue: 8 },
+    { date: '2026-03-01', visitors: 1, completions: 1, revenue: 5 },
+    { date: '2026-03-02', visitors: 1, completions: 1, revenue: 8 },
   ]);
   const hourly = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-03-01`, acct.key);
   expect(hourly.body.data.interval).toBe('hour');
   expect(hourly.body.data.points).toHaveLength(24);
-  expect(hourly.body.data.points[10]).toEqual({ date: '2026-03-01 10:00:00', visitors: 1, completions: 1, conversion_rate: 100, revenue: 5 });
+  expect(hourly.body.data.points[10]).toEqual({ date: '2026-03-01 10:00:00', visitors: 1, completions: 1, revenue: 5 });
   expect(hourly.body.data.metrics.completions).toBe(1);
   const empty = await acct.api.get(`${base}/${ids.signup}/stats?period=day&date=2026-02-01`, acct.key);
   expect(empty.body.data.metrics).toEqual({ visitors: 0, completions: 0, conversion_rate: 0, revenue: 0 });
