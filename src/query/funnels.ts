@@ -43,17 +43,16 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
     k === 0 ? `NULL AS m1` : `median(ts[${k + 1}] - ts[${k}]) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
+  // A visitor with several visits counts once, at their deepest one; time windows already group by visitor.
+  const levels = frag(`SELECT visitor_id, ${level} AS level, ${times} AS ts FROM ${last}`);
+  const best = window === 'session' ? sql`SELECT visitor_id, max(level) AS level, arg_max(ts, level) AS ts FROM (${levels}) GROUP BY visitor_id` : levels;
   // Only groups that reached step 1 matter; grouping on one key (the visit, or the visitor) keeps the hash small.
   const q = sql`WITH ev AS (
       SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e
     ), p1 AS (
       SELECT grp, any_value(visitor_id) AS visitor_id, list(x) AS l, min(x) FILTER (WHERE (x & 1) <> 0) AS s1
       FROM ev WHERE (x & 255) <> 0 GROUP BY grp HAVING s1 IS NOT NULL
-    )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (
-      SELECT visitor_id, max(level) AS level, arg_max(ts, level) AS ts
-      FROM (SELECT visitor_id, ${frag(level)} AS level, ${frag(times)} AS ts FROM ${frag(last)})
-      GROUP BY visitor_id
-    )
+    )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
   const [row] = await db.query(q.sql, q.params);
   return {
