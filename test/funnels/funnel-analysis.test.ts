@@ -101,3 +101,21 @@ test('filters keep the visits that match; the range bounds the events', async ()
   expect(day2.conversion_rate).toBe(0);
   expect(day2.steps[1].median_seconds_from_previous).toBeNull();
 });
+
+test('a visitor with several visits counts once, for the deepest visit; medians use that visit', async () => {
+  const other = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write'] });
+  await importEvents(other.api, other.token, other.orgId, other.site.id, [
+    { uid: 'r', at: '2026-03-01T08:00:00Z', path: '/pricing' }, // visit 1: step 1 only
+    { uid: 'r', at: '2026-03-01T12:00:00Z', path: '/pricing' }, // visit 2: steps 1–3, 60 s and 30 s apart
+    { uid: 'r', at: '2026-03-01T12:01:00Z', path: '/signup/team' },
+    { uid: 'r', at: '2026-03-01T12:01:30Z', name: 'Purchase' },
+    { uid: 's', at: '2026-03-01T09:00:00Z', path: '/pricing' }, // a second visitor: steps 1–2, 600 s
+    { uid: 's', at: '2026-03-01T09:10:00Z', path: '/signup/solo' },
+    { uid: 's', at: '2026-03-01T09:11:00Z', path: '/signup/again' }, // a repeat of step 2 changes nothing
+  ]);
+  const obase = `/api/v1/organizations/${other.orgId}/sites/${other.site.id}`;
+  const f = await other.api.post(`${obase}/funnels`, { name: 'Checkout', steps: STEPS }, other.key);
+  const r = (await other.api.get(`${obase}/funnels/${f.body.data.id}/analysis?${RANGE}`, other.key)).body.data;
+  expect(pick(r.steps, 'visitors')).toEqual([2, 2, 1]);
+  expect(pick(r.steps, 'median_seconds_from_previous')).toEqual([null, 330, 30]); // median(60, 600); 30
+});
