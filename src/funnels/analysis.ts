@@ -12,8 +12,8 @@ import { listGoals } from '../goals/service.ts';
 import type { Funnel, FunnelStep } from './model.ts';
 import { getFunnel } from './service.ts';
 
-/** A goal step whose goal no longer exists matches nothing (an event name no event can carry). */
-const NOTHING: MatchDef = { type: 'event', event_name: '\u0000no goal' };
+/** A goal step whose goal no longer exists matches nothing: stored event names are at most 200 characters. */
+const NOTHING: MatchDef = { type: 'event', event_name: '?'.repeat(201) };
 
 async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   const goals = new Map((await listGoals(db, siteId, true)).map((g) => [g.id, g]));
