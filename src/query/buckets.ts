@@ -1,9 +1,9 @@
 // Chart intervals in the site's zone: the label of every bucket in a range (zero-filled by the caller)
 // and the SQL expression putting a UTC timestamp in its local bucket.
 import { badRequest } from '../http/errors.ts';
-import { addDays, addMonths, daysBetween, monthStart, wallClock } from './calendar.ts';
+import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, wallClock } from './calendar.ts';
 import type { Range } from './period.ts';
-import { frag, ident, sql, type Fragment } from './sql.ts';
+import { frag, ident, join, sql, type Fragment } from './sql.ts';
 
 export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -19,12 +19,28 @@ export function defaultInterval(r: Range): Interval {
 
 const FORMAT: Record<Interval, string> = { hour: '%Y-%m-%d %H:00:00', day: '%Y-%m-%d', week: '%Y-%m-%d', month: '%Y-%m-%d' };
 
-/** Local bucket label of a UTC TIMESTAMP column: 'YYYY-MM-DD' (day; a week by its Monday; a month by its 1st) or 'YYYY-MM-DD HH:00:00'. */
-export function bucketSql(interval: Interval, tz: string, column: string): Fragment {
+/**
+ * A UTC TIMESTAMP column as local wall-clock time. The offsets of the range are worked out once in JS
+ * and applied as plain arithmetic: converting every row with ICU's timezone() costs ~5× more.
+ */
+export function localTimeSql(column: string, r: Range): Fragment {
+  const col = ident(column);
+  const changes = offsetChanges(Date.parse(r.fromUtc), Date.parse(r.toUtc), r.timezone);
+  const secs = (ms: number) => Math.round(ms / 1000);
+  if (changes.length === 1) return sql`(${col} + to_seconds(${secs(changes[0]!.offset)}::BIGINT))`;
+  const whens = changes.slice(1).map((c, i) => sql`WHEN ${col} < ${iso(c.at)}::TIMESTAMP THEN ${secs(changes[i]!.offset)}::BIGINT`);
+  return sql`(${col} + to_seconds(CASE ${join(whens, ' ')} ELSE ${secs(changes[changes.length - 1]!.offset)}::BIGINT END))`;
+}
+
+/** The local bucket start of a UTC TIMESTAMP column (truncate per row; format once per group with bucketLabelSql). */
+export function bucketSql(interval: Interval, r: Range, column: string): Fragment {
   if (!INTERVALS.includes(interval)) throw new Error(`unknown interval ${interval}`);
   // The unit must be a literal for DuckDB; it comes from the INTERVALS allow-list, never from the request text.
-  return sql`strftime(date_trunc('${frag(interval)}', timezone(${tz}, ${ident(column)}::TIMESTAMPTZ)), ${FORMAT[interval]})`;
+  return sql`date_trunc('${frag(interval)}', ${localTimeSql(column, r)})`;
 }
+
+/** A bucket start as its label: 'YYYY-MM-DD' (day; a week by its Monday; a month by its 1st) or 'YYYY-MM-DD HH:00:00'. */
+export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(${frag(expr)}, ${FORMAT[interval]})`;
 
 /**
  * Every bucket label of the range, in order. Hours are walked as real instants, so a spring-forward day

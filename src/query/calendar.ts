@@ -49,7 +49,7 @@ export function wallClock(ms: number, tz: string) {
 }
 
 /** The zone's offset from UTC at an instant, in ms (Berlin summer: +7,200,000). */
-function offsetAt(ms: number, tz: string): number {
+export function offsetAt(ms: number, tz: string): number {
   const w = wallClock(ms, tz);
   const asUtc = Date.UTC(+w.date.slice(0, 4), +w.date.slice(5, 7) - 1, +w.date.slice(8, 10), +w.hour, +w.minute, +w.second);
   return asUtc - Math.floor(ms / 1000) * 1000;
@@ -65,6 +65,29 @@ export function startOfDayUtc(date: string, tz: string): number {
   t = wall - offsetAt(t, tz);
   if (wallClock(t, tz).date < date) t += 3_600_000;
   return t;
+}
+
+/**
+ * The zone's UTC offsets over [fromMs, toMs): the offset at the start and every change after it
+ * (DST), each change located to the second. Sampled daily, so zones changing twice within one day
+ * would be missed — none do.
+ */
+export function offsetChanges(fromMs: number, toMs: number, tz: string): { at: number; offset: number }[] {
+  const out = [{ at: fromMs, offset: offsetAt(fromMs, tz) }];
+  for (let t = fromMs; t < toMs; ) {
+    const next = Math.min(t + 86_400_000, toMs);
+    const o = offsetAt(next, tz);
+    if (o !== out[out.length - 1]!.offset) {
+      let lo = t, hi = next;
+      while (hi - lo > 1000) {
+        const mid = Math.floor((lo + hi) / 2000) * 1000;
+        if (offsetAt(mid, tz) === o) hi = mid; else lo = mid;
+      }
+      out.push({ at: hi, offset: o });
+    }
+    t = next;
+  }
+  return out;
 }
 
 export const todayIn = (tz: string, now = Date.now()) => wallClock(now, tz).date;

@@ -2,7 +2,7 @@
 // every bucket present (empty ones zero), with the range's annotations beside the points.
 import type { Database } from '../storage/database.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
-import { bucketLabels, bucketSql, type Interval } from './buckets.ts';
+import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { finish, selectMetrics, type Metric } from './metrics.ts';
 import { rangeEcho } from './period.ts';
 import { annotationsIn } from './annotations.ts';
@@ -13,10 +13,10 @@ const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as
 const EVENT_METRICS = ['pageviews'] as const satisfies Metric[];
 
 async function byBucket(db: Database, scope: Scope, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
-  const tz = scope.range.timezone;
   const src = table === 'visits' ? visitsSource(scope) : eventsSource(scope);
-  const bucket = bucketSql(interval, tz, table === 'visits' ? 'start_ts' : 'ts');
-  const found = await rows(db, sql`SELECT ${bucket} AS bucket, ${selectMetrics(ms, table)} FROM ${src} GROUP BY ALL`);
+  const bucket = bucketSql(interval, scope.range, table === 'visits' ? 'start_ts' : 'ts');
+  const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, * EXCLUDE (b) FROM (
+    SELECT ${bucket} AS b, ${selectMetrics(ms, table)} FROM ${src} GROUP BY ALL)`);
   return new Map(found.map((r) => [r.bucket as string, r]));
 }
 

@@ -3,7 +3,7 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
-import { bucketLabels, bucketSql, type Interval } from './buckets.ts';
+import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { changes } from './aggregate.ts';
 import { conversionRate, money } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
@@ -25,46 +25,55 @@ function orders(scope: Scope): Fragment {
     QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`;
 }
 
-async function revenueMetrics(db: Database, scope: Scope) {
-  const cur = scope.site.currency;
-  const [o, v] = await Promise.all([
-    one(db, sql`SELECT sum(revenue) FILTER (WHERE currency = ${cur}) AS revenue, count(*) FILTER (WHERE currency = ${cur}) AS orders,
-      count(DISTINCT visitor_id) FILTER (WHERE currency = ${cur}) AS purchasers FROM ${orders(scope)}`),
+type Totals = { revenue: number; orders: number; average_order_value: number; purchasers: number; conversion_rate: number };
+
+/**
+ * One pass over the scope's orders: per currency (metrics, by_currency) and per local bucket and
+ * currency (points), with the scope's visitors for the conversion rate alongside.
+ */
+async function revenueOf(db: Database, scope: Scope, interval: Interval) {
+  const [groups, v] = await Promise.all([
+    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, currency, revenue, orders, purchasers FROM (
+      SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
+        count(DISTINCT visitor_id) AS purchasers
+      FROM ${orders(scope)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
     one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${visitsSource(scope)}`),
   ]);
-  const revenue = money(o?.revenue ?? 0);
-  const count = Number(o?.orders ?? 0);
-  const purchasers = Number(o?.purchasers ?? 0);
-  return {
+  const cur = scope.site.currency;
+  const perCurrency = groups.filter((g) => g.bucket === null);
+  const own = perCurrency.find((g) => g.currency === cur);
+  const revenue = money(own?.revenue ?? 0);
+  const count = Number(own?.orders ?? 0);
+  const purchasers = Number(own?.purchasers ?? 0);
+  const metrics: Totals = {
     revenue,
     orders: count,
     average_order_value: count ? money(revenue / count) : 0,
     purchasers,
     conversion_rate: conversionRate(purchasers, Number(v?.visitors ?? 0)),
   };
+  const byBucket = new Map(groups.filter((g) => g.bucket !== null && g.currency === cur).map((g) => [g.bucket as string, g]));
+  const byCurrency = perCurrency
+    .map((g) => ({ currency: g.currency as string, revenue: money(g.revenue), orders: Number(g.orders) }))
+    .sort((a, b) => b.revenue - a.revenue || a.currency.localeCompare(b.currency));
+  return { metrics, byBucket, byCurrency };
 }
 
 export async function revenue(db: Database, scope: Scope, compare: Comparison, interval: Interval) {
-  const cur = scope.site.currency;
   const prevRange = comparisonRange(scope.range, compare);
   const labels = bucketLabels(scope.range, interval);
-  const src = orders(scope);
-  const [metrics, previous, series, byCurrency] = await Promise.all([
-    revenueMetrics(db, scope),
-    prevRange ? revenueMetrics(db, { ...scope, range: prevRange }) : Promise.resolve(null),
-    rows(db, sql`SELECT ${bucketSql(interval, scope.range.timezone, 'ts')} AS bucket, sum(revenue) AS revenue, count(*) AS orders
-      FROM ${src} WHERE currency = ${cur} GROUP BY ALL`),
-    rows(db, sql`SELECT currency, sum(revenue) AS revenue, count(*) AS orders FROM ${src} GROUP BY ALL ORDER BY revenue DESC, currency`),
+  const [current, previous] = await Promise.all([
+    revenueOf(db, scope, interval),
+    prevRange ? revenueOf(db, { ...scope, range: prevRange }, interval) : Promise.resolve(null),
   ]);
-  const byBucket = new Map(series.map((r) => [r.bucket as string, r]));
   return {
     range: rangeEcho(scope.range),
-    currency: cur,
-    metrics,
-    previous,
-    change: changes(metrics, previous),
+    currency: scope.site.currency,
+    metrics: current.metrics,
+    previous: previous?.metrics ?? null,
+    change: changes(current.metrics, previous?.metrics ?? null),
     interval,
-    points: labels.map((date) => ({ date, revenue: money(byBucket.get(date)?.revenue ?? 0), orders: Number(byBucket.get(date)?.orders ?? 0) })),
-    by_currency: byCurrency.map((r) => ({ currency: r.currency as string, revenue: money(r.revenue), orders: Number(r.orders) })),
+    points: labels.map((date) => ({ date, revenue: money(current.byBucket.get(date)?.revenue ?? 0), orders: Number(current.byBucket.get(date)?.orders ?? 0) })),
+    by_currency: current.byCurrency,
   };
 }
