@@ -7,6 +7,7 @@ import { finish, percentage, selectMetrics, countedOn, type Metric, type Table }
 import { rangeEcho } from './period.ts';
 import { engagementByPage } from './engagement.ts';
 import { LABELLERS } from './labels.ts';
+import { rankGroups } from './ranking.ts';
 import { one, rows } from './run.ts';
 import { ident, sql, type Fragment } from './sql.ts';
 
@@ -37,15 +38,12 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const here = ROW_METRICS.filter((m) => countedOn(m, table));
   const there = ROW_METRICS.filter((m) => !countedOn(m, table));
   const src = sourceOf(table, scope);
-  const col = ident(dim.column);
 
   const [ranked, all] = await Promise.all([
-    rows(db, sql`SELECT ${col} AS name, ${selectMetrics(here, table)} FROM ${src} GROUP BY ALL
-      ORDER BY visitors DESC, pageviews DESC, name ASC NULLS LAST
-      LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`),
-    one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors, count(DISTINCT ${col}) + coalesce(max((${col} IS NULL)::INTEGER), 0) AS groups FROM ${src}`),
+    rankGroups(db, src, dim.column, here, table, (paging.page - 1) * paging.limit, paging.limit),
+    one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`),
   ]);
-  const names = ranked.map((r) => r.name).filter((n): n is string => n !== null);
+  const names = ranked.rows.map((r) => r.name).filter((n): n is string => n !== null);
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();
   const [extra, engagement] = await Promise.all([
@@ -55,7 +53,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const totalVisitors = Number(all?.visitors ?? 0);
   const label = LABELLERS[dim.name];
 
-  const results = ranked.map((r) => {
+  const results = ranked.rows.map((r) => {
     const merged = r.name === null ? r : { ...extra.get(r.name), ...engagement.get(r.name), ...r };
     const m = finish([...ROW_METRICS, ...PAGE_METRICS], merged);
     const name = r.name ?? dim.none;
@@ -72,6 +70,6 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
     range: rangeEcho(scope.range),
     dimension: dim.name,
     results,
-    pagination: { total: Number(all?.groups ?? 0), page: paging.page, limit: paging.limit },
+    pagination: { total: ranked.groups, page: paging.page, limit: paging.limit },
   };
 }

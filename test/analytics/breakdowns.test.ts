@@ -1,6 +1,8 @@
 // Every breakdown endpoint and dimension, pagination, country labels, page engagement, and revenue.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadFixture, WEEK, type Fixture } from './setup.ts';
+import { importLines, type Line } from './fixture.ts';
+import { setupAccount } from '../helpers/api.ts';
 
 let f: Fixture;
 beforeAll(async () => { f = await loadFixture(); });
@@ -54,6 +56,35 @@ describe('pages', () => {
     const r = await f.get('pages', { ...WEEK, ...params });
     expect(r.status).toBe(400);
     expect(typeof r.body.error).toBe('string');
+  });
+});
+
+describe('ranking many groups', () => {
+  test('exact order and pagination when only the groups that can reach the top are counted exactly', async () => {
+    const acc = await setupAccount(f.srv.url, { scopes: ['analytics:read'] });
+    const lines: Line[] = [];
+    let n = 0;
+    const view = (uid: string, path: string) => lines.push({ timestamp: new Date(Date.UTC(2025, 5, 1, 10, 0, n++)).toISOString(), visitor_uid: uid, url: `https://example.com${path}` });
+    for (const uid of ['a', 'b', 'c']) view(uid, '/hot1'), view(uid, '/hot2'), view(uid, '/hot3');
+    view('a', '/hot2');
+    for (let i = 0; i < 40; i++) view('spammer', '/spam');
+    for (let i = 0; i < 26; i++) view(`single${i}`, `/single/${String(i).padStart(2, '0')}`);
+    await importLines(acc.api, acc.token, acc.orgId, acc.site.id, lines);
+    const get = async (limit: number, page: number) => {
+      const r = await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/pages?period=day&date=2025-06-01&limit=${limit}&page=${page}`, acc.key);
+      expect(r.status).toBe(200);
+      return r.body.data;
+    };
+    const all = await get(1000, 1);
+    expect(all.pagination.total).toBe(30);
+    expect(all.results.slice(0, 5).map((r: any) => [r.name, r.visitors, r.pageviews])).toEqual([
+      ['/hot2', 3, 4], ['/hot1', 3, 3], ['/hot3', 3, 3], ['/spam', 1, 40], ['/single/00', 1, 1],
+    ]);
+    for (const [limit, page] of [[3, 1], [2, 2], [2, 3], [7, 4], [1, 30]]) {
+      const d = await get(limit!, page!);
+      expect(d.results).toEqual(all.results.slice((page! - 1) * limit!, page! * limit!));
+      expect(d.pagination).toEqual({ total: 30, page, limit });
+    }
   });
 });
 

@@ -1,0 +1,52 @@
+// Exact top-K of a breakdown without computing distinct counts for every group: a group's row count
+// bounds its visitors from above, so only groups whose count can still reach the K-th best need
+// the expensive exact pass (Zipf-shaped data: a few dozen of ~2,000 pages).
+import type { Database, Row } from '../storage/database.ts';
+import { selectMetrics, type Metric, type Table } from './metrics.ts';
+import { rows } from './run.ts';
+import { ident, or, sql, type Fragment } from './sql.ts';
+
+export type Ranked = { rows: Row[]; groups: number };
+
+/** visitors DESC, pageviews DESC, name ASC with the missing value last — the breakdown order. */
+function order(a: Row, b: Row) {
+  return b.visitors - a.visitors || b.pageviews - a.pageviews || (a.name === null ? 1 : b.name === null ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** Exact metrics of the named groups (null = the missing-value group). */
+function exactFor(src: Fragment, column: string, names: (string | null)[], metrics: readonly Metric[], table: Table, all: boolean): Fragment {
+  const col = ident(column);
+  const values = names.filter((n): n is string => n !== null);
+  const where = all ? sql`TRUE` : or([
+    ...(values.length ? [sql`${col} = ANY(${values}::VARCHAR[])`] : []),
+    ...(values.length < names.length ? [sql`${col} IS NULL`] : []),
+  ]);
+  return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)} FROM ${src} WHERE ${where} GROUP BY ALL`;
+}
+
+/**
+ * Rows [offset, offset + limit) of `src` grouped by `column`, in breakdown order, with exact metrics
+ * (which must include visitors and pageviews), and the number of groups.
+ */
+export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: Table, offset: number, limit: number): Promise<Ranked> {
+  const sizes = await rows(db, sql`SELECT ${ident(column)} AS name, count(*) AS n FROM ${src} GROUP BY ALL ORDER BY n DESC`);
+  const k = offset + limit;
+  const exact: Row[] = [];
+  let seen = Math.min(sizes.length, Math.max(2 * k, 20));
+  const fetch = async (from: number, to: number) => {
+    const names = sizes.slice(from, to).map((s) => s.name as string | null);
+    if (names.length) exact.push(...(await rows(db, exactFor(src, column, names, metrics, table, from === 0 && to >= sizes.length))));
+  };
+  await fetch(0, seen);
+  exact.sort(order);
+  if (seen < sizes.length) {
+    // Every group that could still tie or beat the k-th best must be counted exactly.
+    const kth = exact.length >= k ? Number(exact[k - 1]!.visitors) : 0;
+    let until = seen;
+    while (until < sizes.length && Number(sizes[until]!.n) >= kth) until++;
+    await fetch(seen, until);
+    seen = until;
+    exact.sort(order);
+  }
+  return { rows: exact.slice(offset, k), groups: sizes.length };
+}
