@@ -1,5 +1,6 @@
 // The hand-written baseline of bench/query.ts: each endpoint's question as one plain DuckDB statement,
-// written the direct way (filter straight on each table's own column, no engine, no registries).
+// written the direct way (filter straight on each table's own column, no engine, no registries), asking for
+// what the endpoint's payload holds (totals for percentages, the previous period, time on page).
 import type { Range } from '../src/query/period.ts';
 import { comparisonRange } from '../src/query/period.ts';
 import { tableSource } from '../src/storage/sources.ts';
@@ -13,14 +14,16 @@ export type Question = {
 const where = (q: Question) => (q.filter ? { sql: ` WHERE ${q.filter.column} = ?`, params: [q.filter.value] } : { sql: '', params: [] });
 const andWhere = (q: Question, cond: string) => (q.filter ? { sql: ` WHERE ${cond} AND ${q.filter.column} = ?`, params: [q.filter.value] } : { sql: ` WHERE ${cond}`, params: [] });
 
+/** Top 10 rows plus the total visitors their percentage needs. */
 function visitBreakdown(column: string) {
   return (q: Question): Fragment => {
     const w = where(q);
     return {
       sql: `SELECT ${column}, count(DISTINCT visitor_id) AS visitors, count(*) AS visits, sum(pageviews) AS pageviews,
-        avg(is_bounce::INTEGER) AS bounce, avg(duration) AS duration FROM ${q.visits.sql}${w.sql}
-        GROUP BY 1 ORDER BY visitors DESC, pageviews DESC LIMIT 10`,
-      params: [...q.visits.params, ...w.params],
+        avg(is_bounce::INTEGER) AS bounce, avg(duration) AS duration,
+        (SELECT count(DISTINCT visitor_id) FROM ${q.visits.sql}${w.sql}) AS total
+        FROM ${q.visits.sql}${w.sql} GROUP BY 1 ORDER BY visitors DESC, pageviews DESC LIMIT 10`,
+      params: [...q.visits.params, ...w.params, ...q.visits.params, ...w.params],
     };
   };
 }
@@ -53,10 +56,17 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   },
   pages(q) {
     const w = where(q);
+    const pv = andWhere(q, "event_type = 'pageview'");
     return {
-      sql: `SELECT path, count(DISTINCT visitor_id) AS visitors, count(DISTINCT visit_id) AS visits, count(*) FILTER (WHERE event_type = 'pageview') AS pageviews
-        FROM ${q.events.sql}${w.sql} GROUP BY 1 ORDER BY visitors DESC, pageviews DESC LIMIT 10`,
-      params: [...q.events.params, ...w.params],
+      sql: `WITH top AS (
+          SELECT path, count(DISTINCT visitor_id) AS visitors, count(DISTINCT visit_id) AS visits, count(*) FILTER (WHERE event_type = 'pageview') AS pageviews
+          FROM ${q.events.sql}${w.sql} GROUP BY 1 ORDER BY visitors DESC, pageviews DESC LIMIT 10),
+        engagement AS (
+          SELECT prev AS path, avg(time_on_page) AS time_on_page, avg(scroll_depth) AS scroll_depth FROM (
+            SELECT lag(path) OVER (PARTITION BY visit_id ORDER BY ts) AS prev, time_on_page, scroll_depth FROM ${q.events.sql}${pv.sql})
+          WHERE prev IN (SELECT path FROM top) GROUP BY 1)
+        SELECT *, (SELECT count(DISTINCT visitor_id) FROM ${q.events.sql}${w.sql}) AS total FROM top LEFT JOIN engagement USING (path)`,
+      params: [...q.events.params, ...w.params, ...q.events.params, ...pv.params, ...q.events.params, ...w.params],
     };
   },
   sources: visitBreakdown('source'),
@@ -64,12 +74,21 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   devices: visitBreakdown('device'),
   locations: visitBreakdown('country'),
   revenue(q) {
-    const w = andWhere(q, 'revenue IS NOT NULL');
+    const prev = comparisonRange(q.range, 'previous_period')!;
+    const orders = (events: Fragment) => {
+      const w = andWhere(q, 'revenue IS NOT NULL');
+      return { sql: `(SELECT * FROM ${events.sql}${w.sql} QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`, params: [...events.params, ...w.params] };
+    };
+    const cur = orders(q.events);
+    const before = orders(tableSource('events', q.siteId, prev));
+    const w = where(q);
+    const pv = tableSource('visits', q.siteId, prev);
     return {
-      sql: `SELECT currency, sum(revenue), count(*), count(DISTINCT visitor_id) FROM (
-          SELECT * FROM ${q.events.sql}${w.sql} QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1
-        ) GROUP BY 1`,
-      params: [...q.events.params, ...w.params],
+      sql: `SELECT 'current' AS period, currency, sum(revenue), count(*), count(DISTINCT visitor_id) FROM ${cur.sql} GROUP BY ALL
+        UNION ALL SELECT 'previous', currency, sum(revenue), count(*), count(DISTINCT visitor_id) FROM ${before.sql} GROUP BY ALL
+        UNION ALL SELECT 'visitors', NULL, NULL, count(DISTINCT visitor_id), NULL FROM ${q.visits.sql}${w.sql}
+        UNION ALL SELECT 'previous visitors', NULL, NULL, count(DISTINCT visitor_id), NULL FROM ${pv.sql}${w.sql}`,
+      params: [...cur.params, ...before.params, ...q.visits.params, ...w.params, ...pv.params, ...w.params],
     };
   },
   realtime(q) {

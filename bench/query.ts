@@ -6,7 +6,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { generateEvents } from './generate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
@@ -15,6 +14,8 @@ import { SiteCache } from '../src/sites/site-cache.ts';
 import { Serial } from '../src/storage/serial.ts';
 import { importEvents } from '../src/ingest/import.ts';
 import { tableSource } from '../src/storage/sources.ts';
+import { Compactor } from '../src/storage/compaction.ts';
+import { ParquetManifest, setManifest } from '../src/storage/parquet-layout.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
 import { HAND_WRITTEN, type Question } from './query-sql.ts';
@@ -72,11 +73,29 @@ async function prepare(): Promise<Meta> {
     const r = await importEvents(db, serial, site, chunkStream(gen, Math.min(CHUNK, EVENTS - done)));
     console.log(`imported ${done + r.imported} (rejected ${r.rejected}) in ${secs(t0)}`);
   }
-  await db.exec('CHECKPOINT');
   await db.close();
   const meta = { orgId: acc.orgId, siteId: acc.site.id, token: acc.token, events: EVENTS };
   writeFileSync(META, JSON.stringify(meta));
   return meta;
+}
+
+/** Opens the data dir the way the server does: database plus the Parquet manifest tableSource() reads. */
+async function openStorage() {
+  const db = await Database.open(DATA_DIR);
+  const manifest = new ParquetManifest(DATA_DIR);
+  await manifest.load(db);
+  setManifest(manifest);
+  return { db, manifest };
+}
+
+/** The production layout: every closed visit compacted into time-sorted Parquet by the server's own Compactor. */
+async function compact() {
+  const { db, manifest } = await openStorage();
+  const t0 = performance.now();
+  const r = await new Compactor(db, manifest, new Serial()).run();
+  if (r.files || r.merged) console.log(`compacted ${r.events} events, ${r.visits} visits into ${r.files} files (merged ${r.merged}) in ${secs(t0)}`);
+  await db.exec('CHECKPOINT');
+  await db.close();
 }
 
 /** The three scenarios of the brief: 12 months, 30 days, a custom 90-day range with one filter. */
@@ -125,9 +144,7 @@ async function timeHttp(meta: Meta) {
 }
 
 async function timeSql(meta: Meta) {
-  const instance = await DuckDBInstance.create(join(DATA_DIR, 'tern.duckdb'));
-  const c = await instance.connect();
-  await c.run("SET TimeZone = 'UTC'");
+  const { db } = await openStorage();
   const out = new Map<string, number>();
   try {
     for (const s of scenarios()) {
@@ -141,20 +158,20 @@ async function timeSql(meta: Meta) {
         const times: number[] = [];
         for (let i = 0; i <= RUNS; i++) {
           const t0 = performance.now();
-          await c.runAndReadAll(stmt.sql, stmt.params as any);
+          await db.query(stmt.sql, stmt.params);
           if (i > 0) times.push(performance.now() - t0);
         }
         out.set(`${e} ${s.name}`, p50(times));
       }
     }
   } finally {
-    c.closeSync();
-    instance.closeSync();
+    await db.close();
   }
   return out;
 }
 
 const meta = await prepare();
+await compact();
 const http = await timeHttp(meta);
 const hand = await timeSql(meta);
 console.log(`\n${EVENTS.toLocaleString('en')} events, p50 of ${RUNS} runs (ms)`);
