@@ -1,6 +1,6 @@
 // Periods, local-midnight boundaries and chart buckets in real IANA zones (pure functions, no server).
 import { describe, expect, test } from 'bun:test';
-import { addMonths, iso, startOfDayUtc } from '../../src/query/calendar.ts';
+import { addMonths, iso, offsetChanges, startOfDayUtc } from '../../src/query/calendar.ts';
 import { comparisonRange, dayRange, resolvePeriod } from '../../src/query/period.ts';
 import { bucketLabels, defaultInterval } from '../../src/query/buckets.ts';
 
@@ -21,6 +21,21 @@ describe('local midnight in UTC', () => {
     ['2025-09-07', 'America/Santiago', '2025-09-07T04:00:00.000Z'],
   ])('%s in %s starts at %s', (date, tz, expected) => {
     expect(iso(startOfDayUtc(date, tz))).toBe(expected);
+  });
+});
+
+describe('offset changes within a range', () => {
+  test('Berlin 2025: CET, CEST from 30 March 01:00 UTC, CET from 26 October 01:00 UTC', () => {
+    const changes = offsetChanges(Date.parse('2025-01-01T00:00:00Z'), Date.parse('2026-01-01T00:00:00Z'), 'Europe/Berlin');
+    expect(changes.map((c) => [iso(c.at), c.offset / 3_600_000])).toEqual([
+      ['2025-01-01T00:00:00.000Z', 1], ['2025-03-30T01:00:00.000Z', 2], ['2025-10-26T01:00:00.000Z', 1],
+    ]);
+  });
+
+  test('a zone without DST has one offset; a half-hour zone keeps its minutes', () => {
+    expect(offsetChanges(Date.parse('2025-01-01T00:00:00Z'), Date.parse('2026-01-01T00:00:00Z'), 'Asia/Kolkata')).toEqual([
+      { at: Date.parse('2025-01-01T00:00:00Z'), offset: 5.5 * 3_600_000 },
+    ]);
   });
 });
 
