@@ -1,5 +1,5 @@
 // Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
-// Each is one scan over the scope's events (eventsSource → tableSource); goal matching is in goals-match.ts.
+// Events are read through eventsSource → tableSource only; goal matching is in goals-match.ts.
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from './goals-match.ts';
