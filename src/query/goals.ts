@@ -3,8 +3,7 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from './goals-match.ts';
-import { bucketLabels, type Interval } from './buckets.ts';
-import { bucketLabelSql, localBucketSql } from './goals-local-time.ts';
+import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from './buckets.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
@@ -55,9 +54,9 @@ export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
  */
 export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
   // Bucket on the local start (plain arithmetic), format only the grouped rows.
-  const start = localBucketSql(interval, scope.range, frag('ts'));
+  const start = bucketSql(interval, scope.range, 'ts');
   const c = matchCondition(goalMatch(goal));
-  const q = sql`SELECT ${bucketLabelSql(interval, frag('b'))} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
+  const q = sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
       coalesce(sum(revenue), 0)::DOUBLE AS revenue
     FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${eventsSource(scope)} e WHERE ${c}) GROUP BY b`;
   const [[metrics], rows] = await Promise.all([goalsStats(db, scope, [goal]), db.query(q.sql, q.params)]);
