@@ -1,6 +1,7 @@
 // Typed filters → WHERE fragments. Values and property keys are always bound parameters.
 import { and, frag, ident, or, sql, type Fragment } from './sql.ts';
-import type { Filter, GoalMatch } from './filters.ts';
+import type { Filter } from './filters.ts';
+import { anyGoalCondition } from './goals-match.ts';
 
 /** The label a client sees for a missing value also selects it: `is "(none)"` matches NULL. */
 const NONE_LABELS = new Set(['(none)', 'Direct / None']);
@@ -12,15 +13,10 @@ function subject(f: Filter): Fragment {
   throw new Error('goal filters have no single column');
 }
 
-function goalMatch(g: GoalMatch): Fragment {
-  return g.type === 'pageview'
-    ? sql`event_type = 'pageview' AND regexp_matches(path, ${g.pathRegex})`
-    : sql`event_name = ${g.eventName}`;
-}
-
 /** The positive test (is / contains / matches); negative operators wrap it in NOT coalesce(…, false). */
 function positive(f: Filter): Fragment {
-  if (f.target.kind === 'goal') return or(f.target.goals.map(goalMatch));
+  // One definition of goal completion for filters, goal stats and funnels (goals-match.ts).
+  if (f.target.kind === 'goal') return anyGoalCondition(f.target.goals);
   const col = subject(f);
   switch (f.operator) {
     case 'is':

@@ -2,20 +2,17 @@
 import { z } from 'zod';
 import type { Database } from '../storage/database.ts';
 import { badRequest } from '../http/errors.ts';
-import { pathPatternRegex } from '../goals/path-pattern.ts';
+import { goalMatch, type MatchDef } from './goals-match.ts';
 import { DIMENSIONS, type Level } from './dimensions.ts';
 
 export const OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-/** A goal, reduced to what matching an event needs. */
-export type GoalMatch = { type: 'pageview'; pathRegex: string } | { type: 'event'; eventName: string };
-
 /** What a filter tests: a registered column, a custom property, or goal completion. */
 export type Target =
   | { kind: 'column'; level: Level; column: string }
   | { kind: 'prop'; key: string }
-  | { kind: 'goal'; goals: GoalMatch[] };
+  | { kind: 'goal'; goals: MatchDef[] };
 
 export type Filter = { dimension: string; operator: Operator; values: string[]; target: Target };
 
@@ -82,7 +79,7 @@ async function checkRegex(db: Database, pattern: string, index: number) {
   }
 }
 
-async function loadGoals(db: Database, siteId: string, ids: string[], index: number): Promise<GoalMatch[]> {
+async function loadGoals(db: Database, siteId: string, ids: string[], index: number): Promise<MatchDef[]> {
   const rows = await db.query(
     `SELECT id::VARCHAR AS id, type, path, event_name FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
     [siteId, ids],
@@ -90,7 +87,7 @@ async function loadGoals(db: Database, siteId: string, ids: string[], index: num
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.find((id) => !found.has(id.toLowerCase()));
   if (missing !== undefined) throw fail(`filter ${index}: unknown goal '${missing}'`);
-  return rows.map((r) => (r.type === 'pageview' ? { type: 'pageview', pathRegex: pathPatternRegex(r.path) } : { type: 'event', eventName: r.event_name }));
+  return rows.map((r) => goalMatch(r));
 }
 
 /** Parse, then resolve goal ids to their definitions and validate regular expressions. */
