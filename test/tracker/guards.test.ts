@@ -181,3 +181,28 @@ for (const backForwardCache of [false, true]) {
     if (b !== browser) await b.close();
   }, 60_000);
 }
+
+test('data-pageviews="false" leaves pageviews to tern.pageview(); data-download-extensions and data-outbound apply', async () => {
+  const v = await visit('data-allow-localhost data-allow-automation data-pageviews="false" data-outbound="false" data-download-extensions="txt"', '/');
+  await v.page.evaluate(() => {
+    document.addEventListener('click', (e) => e.preventDefault()); // stay on the page
+    document.body.insertAdjacentHTML('beforeend',
+      '<a id="notes" href="/files/notes.TXT">notes</a><a id="pdf" href="/files/other.pdf">pdf</a><a id="away" href="https://elsewhere.example/">away</a>');
+  });
+  for (const id of ['#notes', '#pdf', '#away']) await v.page.click(id);
+  await v.page.evaluate(() => {
+    history.pushState({}, '', '/manual');
+    (window as any).tern.pageview();
+    (window as any).tern.track('End');
+  });
+  await eventually(() => v.beacons.some((b) => b.body.event_name === 'End'));
+  expect(v.beacons.map((b) => [b.body.event_type, b.body.event_name ?? null, new URL(b.body.url).pathname])).toEqual([
+    ['custom', 'Early Call', '/'],
+    ['custom', 'After Load', '/'],
+    ['download', 'File Download', '/'],
+    ['pageview', null, '/manual'],
+    ['custom', 'End', '/manual'],
+  ]);
+  expect(v.beacons[2].body.properties).toEqual({ url: `${v.site.url}/files/notes.TXT` });
+  await v.context.close();
+}, 60_000);
