@@ -1,5 +1,5 @@
 // The durable ingest log: lines are appended to segment files with group commit (one write + fdatasync
-// per batch, every waiter of the batch released after the sync), and sealed segments go to the loader.
+// per batch, every waiter of the batch released after its sync), and sealed segments go to the loader.
 import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export class LogWriter {
   /** fd work (write, sync, seal) is serialised through this chain. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  /** The latest datasync in flight (never rejects: its batch's waiters get the error). */
+  private syncing: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   private rotateMs: number;
@@ -97,9 +99,15 @@ export class LogWriter {
       const buf = encoder.encode(batch);
       let off = 0;
       while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
-      await seg.fd.datasync();
       seg.bytes += buf.length;
-      for (const w of waiters) w.resolve();
+      // The sync runs while the next batch is written (two syncs in flight at most): the disk and
+      // the event loop work at the same time. Each batch is released by a sync issued after its write.
+      const previous = this.syncing;
+      this.syncing = seg.fd.datasync().then(
+        () => { for (const w of waiters) w.resolve(); },
+        (e) => { for (const w of waiters) w.reject(e); log.error('ingest log sync failed', { error: String(e) }); },
+      );
+      await previous;
     } catch (e) {
       for (const w of waiters) w.reject(e);
       throw e;
@@ -117,6 +125,7 @@ export class LogWriter {
   private async seal() {
     const seg = this.seg;
     if (!seg) return;
+    await this.syncing;
     this.seg = undefined;
     await seg.fd.close();
     this.opts.onSeal(seg.path);

@@ -8,6 +8,9 @@ export type Row = Record<string, any>;
 
 export class DataDirLockedError extends Error {}
 
+/** DuckDB's buffer-pool budget (see Database.open). */
+export const DUCKDB_MEMORY_LIMIT = '256MB';
+
 /** DuckDB hands back bigint, Date and decimal wrappers; the API speaks JSON, so normalise once here. */
 function toPlain(v: unknown): unknown {
   if (v === null || v === undefined) return null;
@@ -47,7 +50,9 @@ export class Database {
     mkdirSync(dataDir, { recursive: true });
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'));
+      // Without a limit DuckDB keeps every block it touched cached (up to 80% of RAM); 256 MB keeps a
+      // long-running server's RSS flat. Bigger queries spill to DATA_DIR/tern.duckdb.tmp instead.
+      instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { memory_limit: DUCKDB_MEMORY_LIMIT });
     } catch (e) {
       const msg = String((e as Error)?.message ?? e);
       if (/lock/i.test(msg)) {
