@@ -77,6 +77,7 @@ test('kill -9 mid-ingestion: after restart every acknowledged event is stored ex
 });
 
 test('SIGTERM flushes every accepted event into the database before exit', async () => {
+  await srv?.cleanup();
   srv = await startServer();
   const acct = await setupAccount(srv.url);
   const statuses = await Promise.all(
@@ -86,4 +87,27 @@ test('SIGTERM flushes every accepted event into the database before exit', async
   expect(await srv.stop()).toBe(0);
   expect(readdirSync(join(srv.dataDir, 'log'))).toEqual([]);
   expect((await storedIds(srv.dataDir)).size).toBe(300);
+});
+
+test('a restart keeps the daily salt and the open visits: an anonymous visitor continues its visit', async () => {
+  await srv?.cleanup();
+  srv = await startServer({ env: { TRUST_PROXY: 'true' } });
+  const acct = await setupAccount(srv.url);
+  const anon = (path: string) => sendEvent(srv!.url, { site_id: acct.site.public_id, url: `https://example.com${path}` }, { 'x-forwarded-for': '203.0.113.9' });
+  expect(await anon('/before')).toBe(202);
+  expect(await srv.stop()).toBe(0);
+  srv = await startServer({ dataDir: srv.dataDir, env: { TRUST_PROXY: 'true' } });
+  expect(await anon('/after')).toBe(202);
+  await (await fetch(`${srv.url}/health`)).text();
+  expect(await srv.stop()).toBe(0);
+  const rows = await queryStored<any>(srv.dataDir, `SELECT path, visitor_id, visit_id FROM events ORDER BY ts`);
+  expect(rows.map((r) => r.path)).toEqual(['/before', '/after']);
+  expect(rows[1].visitor_id).toBe(rows[0].visitor_id);
+  expect(rows[1].visit_id).toBe(rows[0].visit_id);
+  const visits = await queryStored<any>(srv.dataDir, `SELECT pageviews, entry_page, exit_page FROM visits`);
+  expect(visits).toEqual([{ pageviews: 2, entry_page: '/before', exit_page: '/after' }]);
+  const salts = await queryStored<any>(srv.dataDir, `SELECT day FROM ingest_salts ORDER BY day`);
+  const today = new Date().toISOString().slice(0, 10);
+  expect(salts.map((s) => s.day)).toContain(today);
+  expect(salts.length).toBeLessThanOrEqual(3);
 });
