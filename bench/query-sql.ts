@@ -75,12 +75,18 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   locations: visitBreakdown('country'),
   revenue(q) {
     const prev = comparisonRange(q.range, 'previous_period')!;
-    const orders = (events: Fragment) => {
+    // An order id counts once, at its first occurrence even when that lies before the range.
+    const orders = (events: Fragment, fromUtc: string) => {
       const w = andWhere(q, 'revenue IS NOT NULL');
-      return { sql: `(SELECT * FROM ${events.sql}${w.sql} QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`, params: [...events.params, ...w.params] };
+      const earlier = tableSource('events', q.siteId, { fromUtc: '1970-01-01T00:00:00.000Z', toUtc: fromUtc });
+      return {
+        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM ${earlier.sql} AND revenue IS NOT NULL))
+          QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`,
+        params: [...events.params, ...w.params, ...earlier.params],
+      };
     };
-    const cur = orders(q.events);
-    const before = orders(tableSource('events', q.siteId, prev));
+    const cur = orders(q.events, q.range.fromUtc);
+    const before = orders(tableSource('events', q.siteId, prev), prev.fromUtc);
     const w = where(q);
     const pv = tableSource('visits', q.siteId, prev);
     return {

@@ -3,7 +3,8 @@
 // statement on the same files. Prints p50 per endpoint and the ratio.
 // Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--fresh]
 // The loaded data dir (bench/out/query-data) is kept and reused; --fresh rebuilds it.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateEvents } from './generate.ts';
@@ -15,10 +16,10 @@ import { Serial } from '../src/storage/serial.ts';
 import { importEvents } from '../src/ingest/import.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import { Compactor } from '../src/storage/compaction.ts';
-import { ParquetManifest, setManifest } from '../src/storage/parquet-layout.ts';
+import { ParquetManifest, setManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
-import { HAND_WRITTEN, type Question } from './query-sql.ts';
+import { HAND_WRITTEN } from './query-sql.ts';
 
 const { values: args } = parseArgs({
   options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, fresh: { type: 'boolean', default: false } },
@@ -118,67 +119,67 @@ const ENDPOINTS = ['stats', 'charts', 'pages', 'sources', 'channels', 'devices',
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function timeHttp(meta: Meta) {
+/**
+ * The hand-written side reads a copy of the database file (the server holds the original's lock) and the
+ * same Parquet files, listed from parquet_files without the manifest's orphan sweep.
+ */
+async function openCopy() {
+  const dir = join(import.meta.dir, 'out', 'query-sql-copy');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(DATA_DIR, 'tern.duckdb'), join(dir, 'tern.duckdb'));
+  const db = await Database.open(dir, 1);
+  const manifest = new ParquetManifest(DATA_DIR);
+  for (const f of await db.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`)) manifest.add(f);
+  setManifest(manifest);
+  return { db, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** HTTP request and hand-written statement alternate run by run, so both see the same machine load. */
+async function timeBoth(meta: Meta) {
   const srv = await startServer({ dataDir: DATA_DIR });
-  const out = new Map<string, number>();
+  const copy = await openCopy();
+  const out = new Map<string, { http: number; sql: number }>();
   try {
     const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;
     for (const s of scenarios()) {
       for (const e of ENDPOINTS) {
         const url = `${base}/${e}?${s.query}`;
-        const times: number[] = [];
+        const range = e === 'realtime' ? realtimeRange(TZ) : s.range;
+        const stmt = HAND_WRITTEN[e]!({
+          siteId: meta.siteId, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
+          events: tableSource('events', meta.siteId, range), visits: tableSource('visits', meta.siteId, range),
+        });
+        const http: number[] = [];
+        const hand: number[] = [];
         for (let i = 0; i <= RUNS; i++) {
-          const t0 = performance.now();
+          let t0 = performance.now();
           const r = await fetch(url, { headers: { authorization: `Bearer ${meta.token}` } });
           const body = await r.text();
           if (r.status !== 200) throw new Error(`${url}: ${r.status} ${body}`);
-          if (i > 0) times.push(performance.now() - t0);
+          if (i > 0) http.push(performance.now() - t0);
+          t0 = performance.now();
+          await copy.db.query(stmt.sql, stmt.params);
+          if (i > 0) hand.push(performance.now() - t0);
         }
-        out.set(`${e} ${s.name}`, p50(times));
+        out.set(`${e} ${s.name}`, { http: p50(http), sql: p50(hand) });
+        console.log(`${e} ${s.name}: HTTP ${p50(http).toFixed(0)} ms, SQL ${p50(hand).toFixed(0)} ms`);
       }
     }
   } finally {
+    await copy.cleanup();
     await srv.stop();
-  }
-  return out;
-}
-
-async function timeSql(meta: Meta) {
-  const { db } = await openStorage();
-  const out = new Map<string, number>();
-  try {
-    for (const s of scenarios()) {
-      for (const e of ENDPOINTS) {
-        const range = e === 'realtime' ? realtimeRange(TZ) : s.range;
-        const q: Question = {
-          siteId: meta.siteId, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
-          events: tableSource('events', meta.siteId, range), visits: tableSource('visits', meta.siteId, range),
-        };
-        const stmt = HAND_WRITTEN[e](q);
-        const times: number[] = [];
-        for (let i = 0; i <= RUNS; i++) {
-          const t0 = performance.now();
-          await db.query(stmt.sql, stmt.params);
-          if (i > 0) times.push(performance.now() - t0);
-        }
-        out.set(`${e} ${s.name}`, p50(times));
-      }
-    }
-  } finally {
-    await db.close();
   }
   return out;
 }
 
 const meta = await prepare();
 await compact();
-const http = await timeHttp(meta);
-const hand = await timeSql(meta);
-console.log(`\n${EVENTS.toLocaleString('en')} events, p50 of ${RUNS} runs (ms)`);
+const times = await timeBoth(meta);
+console.log(`\n${EVENTS.toLocaleString('en')} events, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('| endpoint | scenario | HTTP p50 | hand-written SQL p50 | ratio |');
 console.log('|---|---|---:|---:|---:|');
-for (const [k, ms] of http) {
+for (const [k, t] of times) {
   const [e, s] = k.split(' ');
-  const h = hand.get(k)!;
-  console.log(`| ${e} | ${s} | ${ms.toFixed(0)} | ${h.toFixed(0)} | ${(ms / h).toFixed(2)} |`);
+  console.log(`| ${e} | ${s} | ${t.http.toFixed(0)} | ${t.sql.toFixed(0)} | ${(t.http / t.sql).toFixed(2)} |`);
 }

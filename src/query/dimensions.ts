@@ -14,10 +14,17 @@ export type Dimension = {
   companion?: string;
   /** Shown for a missing value. */
   none: string;
+  /**
+   * Visit-level, yet the same on every event of the visit (one browser, one address), so event
+   * metrics may test the event's own column instead of looking the visit up.
+   */
+  onEveryEvent?: boolean;
 };
 
 const NONE = '(none)';
 const visit = (name: string, column = name, none = NONE, companion?: string): Dimension => ({ name, level: 'visit', column, none, companion });
+/** Location and device: derived from the address and user agent every event of a visit shares. */
+const constant = (name: string): Dimension => ({ ...visit(name), onEveryEvent: true });
 const event = (name: string, column = name, companion?: string): Dimension => ({ name, level: 'event', column, none: NONE, companion });
 
 const ALL: Dimension[] = [
@@ -33,15 +40,15 @@ const ALL: Dimension[] = [
   visit('utm_campaign'),
   visit('utm_term'),
   visit('utm_content'),
-  visit('country'),
-  visit('region'),
-  visit('city'),
-  visit('device'),
-  visit('browser'),
-  visit('browser_version'),
-  visit('os'),
-  visit('os_version'),
-  visit('screen'),
+  constant('country'),
+  constant('region'),
+  constant('city'),
+  constant('device'),
+  constant('browser'),
+  constant('browser_version'),
+  constant('os'),
+  constant('os_version'),
+  constant('screen'),
   event('event_type'),
   event('event_name'),
 ];

@@ -10,7 +10,7 @@ export type Operator = (typeof OPERATORS)[number];
 
 /** What a filter tests: a registered column, a custom property, or goal completion. */
 export type Target =
-  | { kind: 'column'; level: Level; column: string }
+  | { kind: 'column'; level: Level; column: string; onEveryEvent: boolean }
   | { kind: 'prop'; key: string }
   | { kind: 'goal'; goals: MatchDef[] };
 
@@ -37,7 +37,7 @@ function target(dimension: string, index: number): Target {
   }
   const d = DIMENSIONS.get(dimension);
   if (!d) throw fail(`filter ${index}: unknown dimension '${dimension}'`);
-  return { kind: 'column', level: d.level, column: d.column };
+  return { kind: 'column', level: d.level, column: d.column, onEveryEvent: d.onEveryEvent ?? false };
 }
 
 /** Syntax and shape only; goals and regular expressions are checked against the database by resolveFilters. */

@@ -35,12 +35,17 @@ export function visitsSource(s: Scope): Fragment {
   return sql`(SELECT * FROM ${base} WHERE ${where})`;
 }
 
-/** Events in range that pass every filter (visit-level ones: the event's visit matches). */
+/**
+ * Events in range that pass every filter (visit-level ones: the event's visit matches — tested on the
+ * event's own column where that is the visit's value on every event, e.g. country or browser).
+ */
 export function eventsSource(s: Scope, extra?: Fragment): Fragment {
-  const { visit, event } = split(s.filters);
+  const { visit: visitLevel, event } = split(s.filters);
+  const direct = visitLevel.filter((f) => f.target.kind === 'column' && f.target.onEveryEvent);
+  const visit = visitLevel.filter((f) => !direct.includes(f));
   const base = tableSource('events', s.site.id, s.range);
   if (!s.filters.length && !extra) return base;
-  let where = conditions(event);
+  let where = conditions([...event, ...direct]);
   if (visit.length) {
     const vs = tableSource('visits', s.site.id, widened(s.range, true));
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit)})`;
