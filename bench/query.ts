@@ -2,7 +2,7 @@
 // code, then every analytics endpoint timed over HTTP against the same question as one hand-written DuckDB
 // statement on the same files. Prints p50 per endpoint and the ratio.
 // Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--fresh]
-// The loaded data dir (bench/out/query-data) is kept and reused; --fresh rebuilds it.
+// The loaded data dir (bench/out/query-data for 10M events) is kept and reused; --fresh rebuilds it.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,8 @@ const { values: args } = parseArgs({
 });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
-const DATA_DIR = join(import.meta.dir, 'out', 'query-data');
+// Other benches read the 10M-event directory; other sizes get their own so it is never rebuilt by accident.
+const DATA_DIR = join(import.meta.dir, 'out', EVENTS === 10_000_000 ? 'query-data' : `query-data-${EVENTS}`);
 const META = join(DATA_DIR, 'bench.json');
 const TZ = 'Europe/Berlin';
 const CHUNK = 1_000_000;
