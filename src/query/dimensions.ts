@@ -55,9 +55,6 @@ const ALL: Dimension[] = [
 
 export const DIMENSIONS: ReadonlyMap<string, Dimension> = new Map(ALL.map((d) => [d.name, d]));
 
-/** Filterable names besides the registry: `goal` (a goal id) and `prop:<key>` (a custom property). */
-export const FILTER_ONLY = ['event_type', 'event_name'];
-
 /** Which breakdown dimensions each endpoint offers (contract §8), the first being its default. */
 export const BREAKDOWNS = {
   pages: ['page', 'entry_page', 'exit_page', 'hostname'],
