@@ -34,7 +34,8 @@ function guarded(handler: Handler): Handler {
  * is counted as it streams and fails past the limit, which the parsers turn into a 400 instead of unbounded memory.
  */
 function capChunkedBody(request: Request): Request {
-  if (!request.body || request.headers.has('content-length')) return request;
+  // Headers first: reading request.body makes Bun build a stream, which costs on every event POST.
+  if (request.headers.has('content-length') || request.method === 'GET' || request.method === 'HEAD' || !request.body) return request;
   let seen = 0;
   const body = request.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
