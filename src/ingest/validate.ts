@@ -118,7 +118,9 @@ function field(rule: Rule, v: unknown): unknown {
       return typeof v === 'object' && !Array.isArray(v) ? props(v) : new Issue('expected an object of scalar values');
     case 'timestamp': {
       const ms = typeof v === 'string' && ISO_DATETIME.test(v) ? Date.parse(v) : NaN;
-      return Number.isFinite(ms) ? ms : new Issue('must be an ISO 8601 date-time with Z or an offset');
+      if (!Number.isFinite(ms)) return new Issue('must be an ISO 8601 date-time with Z or an offset');
+      // A day of slack for skewed clocks; later than that is a mistake that would sit in the hot tables.
+      return ms > Date.now() + 86_400_000 ? new Issue('must not be more than a day in the future') : ms;
     }
   }
 }
