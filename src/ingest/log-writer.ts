@@ -131,13 +131,6 @@ export class LogWriter {
     this.opts.onSeal(seg.path);
   }
 
-  /** Seals the open segment now (after writing what is pending), handing it to the loader. */
-  async rotate() {
-    this.enqueue(() => this.flush());
-    this.enqueue(() => this.seal());
-    await this.chain;
-  }
-
   /** Writes and syncs everything pending, seals the open segment and refuses further appends. */
   async close() {
     this.closed = true;

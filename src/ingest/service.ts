@@ -121,12 +121,6 @@ export class IngestService {
     return result;
   }
 
-  /** Events accepted so far are all loaded into DuckDB when this resolves (tests, benchmarks, compaction). */
-  async flush() {
-    await this.writer.rotate();
-    await this.loader.idle();
-  }
-
   async stop() {
     this.salts.stop();
     this.sessionizer.stop();
