@@ -14,6 +14,8 @@ export class Loader {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private idleWaiters: (() => void)[] = [];
   private failures = 0;
+  /** Names of loaded segments whose files are deleted: their ingest_segments rows go with the next load. */
+  private forget: string[] = [];
   loadedEvents = 0;
 
   constructor(private db: Database, private serial: Serial, private maxSegmentsPerLoad = 16) {}
@@ -31,7 +33,7 @@ export class Loader {
       (await this.db.query<{ name: string }>('SELECT name FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [names])).map((r) => r.name),
     );
     for (const p of paths) {
-      if (done.has(basename(p))) unlink(p);
+      if (done.has(basename(p))) { unlink(p); this.forget.push(basename(p)); }
       else this.queue.push(p);
     }
     this.kick();
@@ -78,10 +80,12 @@ export class Loader {
       }
       this.queue.splice(0, batch.length);
       for (const p of batch) unlink(p);
+      this.forget.push(...batch.map((p) => basename(p)));
     }
   }
 
   private async load(paths: string[]) {
+    const forgotten = this.forget.splice(0);
     const existing = paths.filter((p) => existsSync(p) && statSync(p).size > 0);
     const rows = await this.serial.run(() =>
       this.db.transaction(async (tx) => {
@@ -89,9 +93,14 @@ export class Loader {
         for (const p of paths) {
           await tx.exec('INSERT INTO ingest_segments VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [basename(p), n]);
         }
+        // A segment's record only guards its file; once the file is gone the record can go too.
+        if (forgotten.length) await tx.exec('DELETE FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [forgotten]);
         return n;
       }),
-    );
+    ).catch((e) => {
+      this.forget.unshift(...forgotten);
+      throw e;
+    });
     this.loadedEvents += rows;
     log.debug('ingest loaded', { segments: paths.length, rows });
   }

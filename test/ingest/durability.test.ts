@@ -111,3 +111,19 @@ test('a restart keeps the daily salt and the open visits: an anonymous visitor c
   expect(salts.map((s) => s.day)).toContain(today);
   expect(salts.length).toBeLessThanOrEqual(3);
 });
+
+test('the record of loaded segments does not grow without bound', async () => {
+  await srv?.cleanup();
+  srv = await startServer();
+  const acct = await setupAccount(srv.url);
+  // Events in three separate log segments (a segment is sealed every second).
+  for (let i = 0; i < 3; i++) {
+    expect(await sendEvent(srv.url, { site_id: acct.site.public_id, url: `https://example.com/${i}` })).toBe(202);
+    await Bun.sleep(1300);
+  }
+  expect(await srv.stop()).toBe(0);
+  const [{ n }] = await queryStored<{ n: number }>(srv.dataDir, 'SELECT count(*)::INTEGER AS n FROM ingest_segments');
+  expect(n).toBeLessThanOrEqual(1);
+  const [{ e }] = await queryStored<{ e: number }>(srv.dataDir, 'SELECT count(*)::INTEGER AS e FROM events');
+  expect(e).toBe(3);
+});
