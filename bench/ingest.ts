@@ -28,6 +28,11 @@ if (opt.bare) {
   await new Promise(() => {});
 }
 
+if (!Bun.which('wrk')) {
+  console.error('bench/ingest.ts needs wrk: apt-get update && apt-get install -y wrk');
+  process.exit(1);
+}
+
 const out = join(import.meta.dir, 'out');
 mkdirSync(out, { recursive: true });
 const root = join(import.meta.dir, '..');
