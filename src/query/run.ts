@@ -1,6 +1,19 @@
-// Runs composed fragments against the database.
+// Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear 503.
 import type { Database, Row } from '../storage/database.ts';
+import { ApiError } from '../http/errors.ts';
 import type { Fragment } from './sql.ts';
 
-export const rows = <T extends Row = Row>(db: Database, f: Fragment) => db.query<T>(f.sql, f.params);
-export const one = async <T extends Row = Row>(db: Database, f: Fragment) => (await db.query<T>(f.sql, f.params))[0];
+/** DuckDB's buffer pool is capped (DUCKDB_MEMORY_LIMIT); a long period over a big site can exceed it. */
+async function guarded<T>(q: Promise<T>): Promise<T> {
+  try {
+    return await q;
+  } catch (e) {
+    if (/^Out of Memory Error/.test(String((e as Error)?.message))) {
+      throw new ApiError(503, 'This query needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); choose a shorter period or raise the limit');
+    }
+    throw e;
+  }
+}
+
+export const rows = <T extends Row = Row>(db: Database, f: Fragment) => guarded(db.query<T>(f.sql, f.params));
+export const one = async <T extends Row = Row>(db: Database, f: Fragment) => (await rows<T>(db, f))[0];
