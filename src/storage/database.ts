@@ -8,8 +8,8 @@ export type Row = Record<string, any>;
 
 export class DataDirLockedError extends Error {}
 
-/** DuckDB's buffer-pool budget (see Database.open). */
-export const DUCKDB_MEMORY_LIMIT = '256MB';
+/** DuckDB's buffer-pool budget (see Database.open); env DUCKDB_MEMORY_LIMIT overrides it (e.g. 2GB for analytics over millions of events). */
+export const DUCKDB_MEMORY_LIMIT = process.env.DUCKDB_MEMORY_LIMIT || '256MB';
 
 /** DuckDB hands back bigint, Date and decimal wrappers; the API speaks JSON, so normalise once here. */
 function toPlain(v: unknown): unknown {
