@@ -2,12 +2,15 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../http/auth.ts';
-import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { envelope, ErrorBody, errorResponses as common, ok } from '../http/envelope.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
 import {
   BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
 } from './model.ts';
 import * as analytics from './service.ts';
+
+/** 503: a query that outgrows DuckDB's memory budget (DUCKDB_MEMORY_LIMIT). */
+const errorResponses = { ...common, 503: ErrorBody };
 
 const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
   pages: 'Pages: rows add time_on_page and scroll_depth; bounce_rate and visit_duration of a page are those of the visits entering on it',
