@@ -1,5 +1,6 @@
 // /api/v1/organizations/{orgId}/sites/{siteId}/analytics/*: thin routes over the query engine (scope analytics:read).
 import { Elysia } from 'elysia';
+import type { ZodType } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../http/auth.ts';
 import { envelope, ErrorBody, errorResponses as common, ok } from '../http/envelope.ts';
@@ -20,30 +21,24 @@ const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
   locations: 'Countries (ISO 3166-1 alpha-2, label = English name), regions and cities',
 };
 
+/** The options every analytics route shares: scope, query schema, response schema, summary. */
+const options = <Q, R extends ZodType>(query: Q, response: R, summary: string) =>
+  ({ scope: 'analytics:read' as const, query, response: { 200: envelope(response), ...errorResponses }, detail: { summary } });
+
 export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) => {
   let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })
     .use(auth)
-    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx, access.site!, query)), {
-      scope: 'analytics:read', query: StatsQuery, response: { 200: envelope(StatsSchema), ...errorResponses },
-      detail: { summary: 'Top-line metrics with the previous period (or a year back) and the percent change' },
-    })
-    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx, access.site!, query)), {
-      scope: 'analytics:read', query: CommonQuery, response: { 200: envelope(RealtimeSchema), ...errorResponses },
-      detail: { summary: 'Visitors, pageviews and the top 10 pages of the last 30 minutes (period is ignored)' },
-    })
-    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx, access.site!, query)), {
-      scope: 'analytics:read', query: ChartsQuery, response: { 200: envelope(ChartSchema), ...errorResponses },
-      detail: { summary: 'Time series in the site time zone, every bucket present, with annotations' },
-    })
-    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx, access.site!, query)), {
-      scope: 'analytics:read', query: RevenueQuery, response: { 200: envelope(RevenueSchema), ...errorResponses },
-      detail: { summary: 'Revenue in the site currency (no FX conversion; other currencies in by_currency); an order_id counts once' },
-    });
+    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx, access.site!, query)),
+      options(StatsQuery, StatsSchema, 'Top-line metrics with the previous period (or a year back) and the percent change'))
+    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx, access.site!, query)),
+      options(CommonQuery, RealtimeSchema, 'Visitors, pageviews and the top 10 pages of the last 30 minutes (period is ignored)'))
+    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx, access.site!, query)),
+      options(ChartsQuery, ChartSchema, 'Time series in the site time zone, every bucket present, with annotations'))
+    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx, access.site!, query)),
+      options(RevenueQuery, RevenueSchema, 'Revenue in the site currency (no FX conversion; other currencies in by_currency); an order_id counts once'));
   for (const endpoint of Object.keys(BREAKDOWNS) as BreakdownEndpoint[]) {
-    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx, access.site!, endpoint, query)), {
-      scope: 'analytics:read', query: breakdownQuery(endpoint), response: { 200: envelope(BreakdownSchema), ...errorResponses },
-      detail: { summary: BREAKDOWN_DOCS[endpoint] },
-    }) as any;
+    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx, access.site!, endpoint, query)),
+      options(breakdownQuery(endpoint), BreakdownSchema, BREAKDOWN_DOCS[endpoint])) as any;
   }
   return app;
 };

@@ -80,7 +80,7 @@ async function checkRegex(db: Database, pattern: string, index: number) {
 }
 
 async function loadGoals(db: Database, siteId: string, ids: string[], index: number): Promise<MatchDef[]> {
-  const rows = await db.query(
+  const rows = await db.query<{ id: string; type: string; path: string | null; event_name: string | null }>(
     `SELECT id::VARCHAR AS id, type, path, event_name FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
     [siteId, ids],
   );
