@@ -55,6 +55,14 @@ describe('stats', () => {
     expect(all.metrics.events).toBe(17);
   });
 
+  test('all on a site without visits runs from its creation day; everything is zero', async () => {
+    const acc = await setupAccount(f.srv.url, { scopes: ['analytics:read'] });
+    const r = await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats?period=all`, acc.key);
+    expect(r.status).toBe(200);
+    expect(r.body.data.range.from).toBe(todayIn('UTC'));
+    expect(r.body.data.metrics).toEqual(ZERO);
+  });
+
   test('the default period is 30d ending today', async () => {
     const d = await f.data('stats');
     expect(d.range.to).toBe(todayIn('Europe/Berlin'));
