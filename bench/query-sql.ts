@@ -80,7 +80,7 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
       const w = andWhere(q, 'revenue IS NOT NULL');
       const earlier = tableSource('events', q.siteId, { fromUtc: '1970-01-01T00:00:00.000Z', toUtc: fromUtc });
       return {
-        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM ${earlier.sql} AND revenue IS NOT NULL))
+        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM ${earlier.sql} WHERE revenue IS NOT NULL))
           QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`,
         params: [...events.params, ...w.params, ...earlier.params],
       };
