@@ -78,7 +78,7 @@ const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 // 1. The real server and a site to send to.
-const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info' } });
+const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT ?? '256MB' } });
 const acct = await setupAccount(srv.url);
 
 // 2. 50,000 varied events from the realistic generator, as wrk request lines (UA, client IP, /event body).

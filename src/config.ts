@@ -11,6 +11,10 @@ export const ConfigSchema = z.object({
   ALLOW_REGISTRATION: bool.default(true),
   DEFAULT_PLAN: z.enum(['maker', 'startup', 'agency']).default('startup'),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(5).max(50).default(20),
+  DUCKDB_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB')
+    .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -23,6 +27,7 @@ export type Config = {
   defaultPlan: 'maker' | 'startup' | 'agency';
   authRateLimit: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  duckdbMemoryLimit: string;
 };
 
 export class ConfigError extends Error {}
@@ -46,5 +51,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     defaultPlan: c.DEFAULT_PLAN,
     authRateLimit: c.AUTH_RATE_LIMIT,
     logLevel: c.LOG_LEVEL,
+    duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
   };
 }

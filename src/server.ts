@@ -55,7 +55,7 @@ export type Tern = { port: number; ctx: AppContext; stop(): Promise<void> };
 
 export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
-  const db = await Database.open(config.dataDir);
+  const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });
   const ctx: AppContext = {
