@@ -6,6 +6,7 @@ import type { Module } from './module.ts';
 import { Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
 import { SiteCache } from './sites/site-cache.ts';
+import { Serial } from './storage/serial.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
@@ -63,6 +64,7 @@ export async function startServer(config: Config): Promise<Tern> {
     db,
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
+    analyticsWrites: new Serial(),
     extras: {},
   };
   for (const m of modules) await m.start?.(ctx);

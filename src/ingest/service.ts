@@ -13,7 +13,7 @@ import { buildRow, type Origin } from './record.ts';
 import { toLine } from './log-format.ts';
 import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
-import { Serial } from '../storage/serial.ts';
+import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
 import { Compactor } from '../storage/compaction.ts';
 import { ParquetManifest, setManifest } from '../storage/parquet-layout.ts';
@@ -24,7 +24,7 @@ export const CORS_HEADERS: Record<string, string> = { 'access-control-allow-orig
 export const ingestError = (status: number, message: string) => new ApiError(status, message, { ...CORS_HEADERS });
 
 export class IngestService {
-  readonly serial = new Serial();
+  readonly serial: Serial;
   readonly sessionizer = new Sessionizer();
   readonly salts: Salts;
   readonly loader: Loader;
@@ -33,6 +33,7 @@ export class IngestService {
   readonly compactor: Compactor;
 
   constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
+    this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
     this.loader = new Loader(ctx.db, this.serial);
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });

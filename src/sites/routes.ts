@@ -20,5 +20,5 @@ export const siteRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>)
     }, { session: true, body: CreateSiteBody, response: { 201: envelope(SiteSchema), ...errorResponses } })
     .patch('/:siteId', async ({ access, body }) => ok(sites.publicSite(await sites.patchSite(ctx.db, ctx.sites, access.site!, body))),
       { session: true, body: PatchSiteBody, response: { 200: envelope(SiteSchema), ...errorResponses } })
-    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.db, ctx.sites, access.site!)),
+    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.db, ctx.sites, ctx.analyticsWrites, access.site!)),
       { session: true, response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses }, detail: { summary: 'Delete a site and all its events' } });

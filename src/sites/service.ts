@@ -4,6 +4,7 @@ import { notFound } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import type { Site } from './model.ts';
+import type { Serial } from '../storage/serial.ts';
 
 /** Tables whose rows belong to one site and go when the site goes. */
 const SITE_OWNED_TABLES = ['events', 'visits', 'visitors'];
@@ -37,12 +38,15 @@ export async function patchSite(db: Database, cache: SiteCache, site: Site, inpu
   return reload(db, cache, site.id);
 }
 
-export async function deleteSite(db: Database, cache: SiteCache, site: Site) {
+export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
   cache.remove(site.id);
-  await db.transaction(async (tx) => {
-    for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [site.id]);
-    await tx.exec('DELETE FROM sites WHERE id = ?::UUID', [site.id]);
-  });
+  // Queued with the loader and compaction so the delete never races a batch touching the same rows.
+  await analyticsWrites.run(() =>
+    db.transaction(async (tx) => {
+      for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [site.id]);
+      await tx.exec('DELETE FROM sites WHERE id = ?::UUID', [site.id]);
+    }),
+  );
   for (const hook of cache.deleteHooks) await hook(site.id);
   return { id: site.id };
 }
