@@ -62,9 +62,8 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
           SELECT path, count(DISTINCT visitor_id) AS visitors, count(DISTINCT visit_id) AS visits, count(*) FILTER (WHERE event_type = 'pageview') AS pageviews
           FROM ${q.events.sql}${w.sql} GROUP BY 1 ORDER BY visitors DESC, pageviews DESC LIMIT 10),
         engagement AS (
-          SELECT prev AS path, avg(time_on_page) AS time_on_page, avg(scroll_depth) AS scroll_depth FROM (
-            SELECT lag(path) OVER (PARTITION BY visit_id ORDER BY ts) AS prev, time_on_page, scroll_depth FROM ${q.events.sql}${pv.sql})
-          WHERE prev IN (SELECT path FROM top) GROUP BY 1)
+          SELECT engaged_path AS path, avg(time_on_page) AS time_on_page, avg(scroll_depth) AS scroll_depth
+          FROM ${q.events.sql}${pv.sql} AND engaged_path IN (SELECT path FROM top) GROUP BY 1)
         SELECT *, (SELECT count(DISTINCT visitor_id) FROM ${q.events.sql}${w.sql}) AS total FROM top LEFT JOIN engagement USING (path)`,
       params: [...q.events.params, ...w.params, ...q.events.params, ...pv.params, ...q.events.params, ...w.params],
     };

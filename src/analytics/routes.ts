@@ -14,7 +14,7 @@ import * as analytics from './service.ts';
 const errorResponses = { ...common, 503: ErrorBody };
 
 const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
-  pages: 'Pages: rows add time_on_page and scroll_depth; bounce_rate and visit_duration of a page are those of the visits entering on it',
+  pages: 'Pages: rows add time_on_page and scroll_depth (the reports about the page, sent on the next pageview of its visit and counted in the range they arrive in); bounce_rate and visit_duration of a page are those of the visits entering on it',
   sources: 'Traffic sources (a missing source is "Direct / None"), referrers and UTM parameters, by the first event of each visit',
   channels: 'Channels: Direct, Organic Search, Paid Search, Organic Social, Paid Social, Email, Affiliates, Display, Video, Referral…',
   devices: 'Device types, browsers, operating systems and screen sizes',

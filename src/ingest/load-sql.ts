@@ -104,9 +104,13 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
 /**
  * Import staging rows carry no visit_id: visits are cut here, per visitor in time order, at gaps of
  * 30 minutes or more (the live sessionizer's rule). `nonce` keeps two imports' visit IDs apart.
+ * A pageview's engaged page is the visit's previous pageview, as the live sessionizer records it.
  */
 export const sessionizedSource = (inner: string) => `(
-  SELECT * EXCLUDE (brk, grp) REPLACE ((hash(visitor_id, grp, ?::VARCHAR) & 9007199254740991)::BIGINT AS visit_id)
+  SELECT * EXCLUDE (brk, grp) REPLACE (
+    (hash(visitor_id, grp, ?::VARCHAR) & 9007199254740991)::BIGINT AS visit_id,
+    CASE WHEN event_type = 'pageview' THEN lag(path) OVER pv END AS engaged_path,
+    CASE WHEN event_type = 'pageview' THEN lag(hostname) OVER pv END AS engaged_hostname)
   FROM (
     SELECT *, sum(brk) OVER (PARTITION BY site_id, visitor_id ORDER BY ts ROWS UNBOUNDED PRECEDING) AS grp
     FROM (
@@ -114,4 +118,5 @@ export const sessionizedSource = (inner: string) => `(
       FROM ${inner}
     )
   )
+  WINDOW pv AS (PARTITION BY site_id, visitor_id, grp, event_type ORDER BY ts)
 )`;

@@ -11,14 +11,15 @@ export const EVENT_COLUMNS = [
   ['city', 'VARCHAR'], ['browser', 'VARCHAR'], ['browser_version', 'VARCHAR'], ['os', 'VARCHAR'],
   ['os_version', 'VARCHAR'], ['device', 'VARCHAR'], ['screen', 'VARCHAR'], ['session_id', 'VARCHAR'],
   ['time_on_page', 'DOUBLE'], ['scroll_depth', 'DOUBLE'], ['revenue', 'DECIMAL(18, 4)'], ['currency', 'VARCHAR'],
-  ['order_id', 'VARCHAR'], ['props', 'MAP(VARCHAR, VARCHAR)'],
+  ['order_id', 'VARCHAR'], ['props', 'MAP(VARCHAR, VARCHAR)'], ['engaged_path', 'VARCHAR'],
+  ['engaged_hostname', 'VARCHAR'],
 ] as const;
 
 /** Log-only columns: the tracker's visitor_uid feeds the visitor profile, not the events table. */
 const LOG_ONLY_COLUMNS = [['uid', 'VARCHAR']] as const;
 
 export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
-/** One log line; ts is an ISO string, visit_id is null in import staging (assigned in SQL). */
+/** One log line; ts is an ISO string; visit_id and engaged_* are null in import staging (assigned in SQL). */
 export type LogRow = { [K in EventColumn]: any } & { uid: string | null };
 
 export const EVENT_COLUMN_LIST = EVENT_COLUMNS.map(([c]) => c).join(', ');

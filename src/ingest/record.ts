@@ -50,6 +50,9 @@ export function buildRow(site: Site, e: Omit<EventInput, 'site_id'>, origin: Ori
     currency: e.currency,
     order_id: e.order_id,
     props: e.properties,
+    // The live sessionizer (or the import's SQL) knows the visit's previous pageview; see Sessionizer.leave.
+    engaged_path: null,
+    engaged_hostname: null,
     uid: e.visitor_uid,
   };
 }

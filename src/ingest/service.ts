@@ -70,6 +70,7 @@ export class IngestService {
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
     const visitId = this.sessionizer.visit(visitorId, now);
     const row = buildRow(site, input, origin, { visitorId, visitId }, now);
+    if (row.event_type === 'pageview') Object.assign(row, this.sessionizer.leave(visitorId, row.path, row.hostname));
     await this.writer.append(toLine(row));
   }
 

@@ -5,19 +5,27 @@ import { visitIdOf } from './hash.ts';
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 
-type Open = { visitId: number; lastMs: number };
+/** `path`/`hostname`: the visit's latest pageview, which the next pageview's engagement report is about. */
+type Open = { visitId: number; lastMs: number; path: string | null; hostname: string | null };
+
+/** The page a pageview leaves (null on a visit's first pageview), as stored on the event. */
+export type Engaged = { engaged_path: string | null; engaged_hostname: string | null };
 
 export class Sessionizer {
   private open = new Map<number, Open>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  /** After the log replay, so visits still open when the server stopped continue. */
+  /**
+   * After the log replay, so visits still open when the server stopped continue. The visit's exit page is
+   * its latest pageview; visits keep only their first hostname, which stands in for the latest one.
+   */
   async restore(db: Database) {
-    const rows = await db.query<{ visitor_id: number; visit_id: number; end_ms: number }>(
-      `SELECT visitor_id, arg_max(visit_id, end_ts) AS visit_id, epoch_ms(max(end_ts)) AS end_ms
+    const rows = await db.query<{ visitor_id: number; visit_id: number; end_ms: number; path: string | null; hostname: string | null }>(
+      `SELECT visitor_id, arg_max(visit_id, end_ts) AS visit_id, epoch_ms(max(end_ts)) AS end_ms,
+         arg_max_null(exit_page, end_ts) AS path, arg_max_null(CASE WHEN exit_page IS NOT NULL THEN hostname END, end_ts) AS hostname
        FROM visits WHERE end_ts > now()::TIMESTAMP - INTERVAL 30 MINUTE GROUP BY visitor_id`,
     );
-    for (const r of rows) this.open.set(r.visitor_id, { visitId: r.visit_id, lastMs: r.end_ms });
+    for (const r of rows) this.open.set(r.visitor_id, { visitId: r.visit_id, lastMs: r.end_ms, path: r.path, hostname: r.hostname });
     this.timer = setInterval(() => this.prune(Date.now()), 60_000);
   }
 
@@ -37,8 +45,18 @@ export class Sessionizer {
       return o.visitId;
     }
     const visitId = visitIdOf(visitorId, ms);
-    this.open.set(visitorId, { visitId, lastMs: ms });
+    this.open.set(visitorId, { visitId, lastMs: ms, path: null, hostname: null });
     return visitId;
+  }
+
+  /** A pageview of the visit visit() just returned: the page it leaves, and it becomes the visit's latest. */
+  leave(visitorId: number, path: string | null, hostname: string | null): Engaged {
+    const o = this.open.get(visitorId);
+    if (!o) return { engaged_path: null, engaged_hostname: null };
+    const left = { engaged_path: o.path, engaged_hostname: o.hostname };
+    o.path = path;
+    o.hostname = hostname;
+    return left;
   }
 
   private prune(now: number) {

@@ -1,22 +1,29 @@
 // Time on page and scroll depth. The tracker reports them for the page being left, on the next pageview
-// of the visit (spec §2.2: "seconds spent on the previous page"), so a report belongs to the path of the
-// visit's preceding pageview.
+// of the visit (spec §2.2: "seconds spent on the previous page"); ingestion stores that page on the event
+// (engaged_path / engaged_hostname), so a report is grouped by it without windowing the visit.
 import { tableSource } from '../storage/sources.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { selectMetrics } from './metrics.ts';
 import { ident, sql, type Fragment } from './sql.ts';
 
+/** The stored page a report is about, per page column it can be broken down by. */
+const ENGAGED: Record<string, string> = { path: 'engaged_path', hostname: 'engaged_hostname' };
+
 /**
  * `(name, time_on_page, scroll_depth)` per value of `column` (path or hostname) among `names`.
- * Only visits that viewed one of the names in scope are windowed, so the cost follows the page shown.
+ * Reports count in the range they arrive in. With filters, they come from the visits that viewed one of
+ * the names in scope: a filter on the page (or event) selects visits, not the report events themselves,
+ * since a page's report arrives on the pageview after it.
  */
 export function engagementByPage(scope: Scope, column: string, names: string[]): Fragment {
-  const col = ident(column);
-  const all = tableSource('events', scope.site.id, scope.range);
-  const viewed = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${col} = ANY(${names}::VARCHAR[])`;
-  return sql`SELECT name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')} FROM (
-      SELECT lag(${col}) OVER (PARTITION BY visit_id ORDER BY ts) AS name, time_on_page, scroll_depth
-      FROM ${all} WHERE event_type = 'pageview' AND visit_id IN (${viewed})
-    ) WHERE name = ANY(${names}::VARCHAR[]) AND (time_on_page IS NOT NULL OR scroll_depth IS NOT NULL)
-    GROUP BY ALL`;
+  const stored = ENGAGED[column];
+  if (!stored) throw new Error(`no engagement is stored for ${column}`);
+  const name = ident(stored);
+  let where = sql`event_type = 'pageview' AND ${name} = ANY(${names}::VARCHAR[]) AND (time_on_page IS NOT NULL OR scroll_depth IS NOT NULL)`;
+  if (scope.filters.length) {
+    const col = ident(column);
+    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${col} = ANY(${names}::VARCHAR[]))`;
+  }
+  return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
+    FROM ${tableSource('events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL`;
 }

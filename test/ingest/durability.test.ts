@@ -100,8 +100,10 @@ test('a restart keeps the daily salt and the open visits: an anonymous visitor c
   expect(await anon('/after')).toBe(202);
   await (await fetch(`${srv.url}/health`)).text();
   expect(await srv.stop()).toBe(0);
-  const rows = await queryStored<any>(srv.dataDir, `SELECT path, visitor_id, visit_id FROM events ORDER BY ts`);
+  const rows = await queryStored<any>(srv.dataDir, `SELECT path, visitor_id, visit_id, engaged_path, engaged_hostname FROM events ORDER BY ts`);
   expect(rows.map((r) => r.path)).toEqual(['/before', '/after']);
+  // The page a pageview's engagement report is about survives the restart too.
+  expect(rows.map((r) => [r.engaged_path, r.engaged_hostname])).toEqual([[null, null], ['/before', 'example.com']]);
   expect(rows[1].visitor_id).toBe(rows[0].visitor_id);
   expect(rows[1].visit_id).toBe(rows[0].visit_id);
   const visits = await queryStored<any>(srv.dataDir, `SELECT pageviews, entry_page, exit_page FROM visits`);

@@ -102,6 +102,22 @@ test('a visit spanning several loads is one visits row with merged counters', ()
   expect(eventAt('/pricing')).toMatchObject({ scroll_depth: 80, source: null });
 });
 
+test('a pageview stores the page its engagement report is about: the previous pageview of its visit', () => {
+  const engaged = (path: string) => [eventAt(path)!.engaged_path, eventAt(path)!.engaged_hostname];
+  // Live, across two log segments; other event types carry no report.
+  expect(engaged('/landing')).toEqual([null, null]);
+  expect(engaged('/pricing')).toEqual(['/landing', 'example.com']);
+  expect(engaged('/signup')).toEqual([null, null]);
+  expect(engaged('/anon2')).toEqual(['/anon1', 'example.com']);
+  expect(engaged('/anon3')).toEqual([null, null]);
+  // Imported: cut into visits in SQL; a new visit starts with nothing to report.
+  expect(engaged('/s1')).toEqual([null, null]);
+  expect(engaged('/s2')).toEqual(['/s1', 'example.com']);
+  expect(engaged('/s3')).toEqual([null, null]);
+  expect(engaged('/s4')).toEqual(['/s3', 'example.com']);
+  expect(engaged('/o2')).toEqual([null, null]);
+});
+
 test('anonymous visitors are keyed by IP and user agent', () => {
   expect(eventAt('/anon1')!.visitor_id).toBe(eventAt('/anon2')!.visitor_id);
   expect(eventAt('/anon1')!.visit_id).toBe(eventAt('/anon2')!.visit_id);

@@ -1,0 +1,93 @@
+// Engagement bench (not a test): time on page / scroll depth of the top pages, grouped on the stored
+// engaged_path versus the window over every visit it replaced (lag(path) per visit). Prints p50 of each.
+// Usage: bun bench/query-engagement.ts --dir bench/out/query-data [--runs 5] [--memory 2GB] [--backfill]
+// --backfill adds engaged_path/engaged_hostname to a data dir loaded before the column existed (hot table
+// and every events Parquet file, rewritten in place — run it on a copy).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Database } from '../src/storage/database.ts';
+import { ParquetManifest, setManifest } from '../src/storage/parquet-layout.ts';
+import { SiteCache } from '../src/sites/site-cache.ts';
+import { tableSource } from '../src/storage/sources.ts';
+import { engagementByPage } from '../src/query/engagement.ts';
+import { eventsSource, type Scope } from '../src/query/scope.ts';
+import { resolveFilters } from '../src/query/filters.ts';
+import { dayRange } from '../src/query/period.ts';
+import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
+import { sql, type Fragment } from '../src/query/sql.ts';
+
+const { values: args } = parseArgs({
+  options: { dir: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' }, backfill: { type: 'boolean', default: false } },
+});
+if (!args.dir) throw new Error('--dir <data dir> is required');
+const DIR = args.dir;
+const TZ = 'Europe/Berlin';
+const meta = JSON.parse(readFileSync(join(DIR, 'bench.json'), 'utf8')) as { orgId: string; siteId: string };
+
+const db = await Database.open(DIR, 1);
+await db.exec(`SET memory_limit = '${args.memory!.replace(/[^0-9A-Za-z.]/g, '')}'`);
+const manifest = new ParquetManifest(DIR);
+await manifest.load(db);
+setManifest(manifest);
+
+/** A pageview's engaged page, per visit, in one file or table (a visit never spans two compaction runs). */
+const engaged = (col: string) => `CASE WHEN event_type = 'pageview' THEN lag(${col}) OVER (PARTITION BY visit_id, event_type ORDER BY ts) END`;
+
+if (args.backfill) {
+  const t0 = performance.now();
+  const cols = await db.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'engaged_path'`);
+  if (!cols.length) await db.exec('ALTER TABLE events ADD COLUMN engaged_path VARCHAR; ALTER TABLE events ADD COLUMN engaged_hostname VARCHAR');
+  await db.exec(`CREATE TEMP TABLE hot AS SELECT * REPLACE (${engaged('path')} AS engaged_path, ${engaged('hostname')} AS engaged_hostname) FROM events`);
+  await db.exec('DELETE FROM events; INSERT INTO events SELECT * FROM hot; DROP TABLE hot');
+  for (const f of manifest.files('events', meta.siteId)) {
+    await db.exec(`COPY (SELECT *, ${engaged('path')} AS engaged_path, ${engaged('hostname')} AS engaged_hostname FROM read_parquet('${f}') ORDER BY ts)
+      TO '${f}.new' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+    await Bun.$`mv ${f}.new ${f}`;
+  }
+  await db.exec('CHECKPOINT');
+  console.log(`backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** The query this change replaced (src/query/engagement.ts before engaged_path). */
+function windowed(scope: Scope, names: string[]): Fragment {
+  const all = tableSource('events', scope.site.id, scope.range);
+  const viewed = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND path = ANY(${names}::VARCHAR[])`;
+  return sql`SELECT name, avg(time_on_page) AS time_on_page, avg(scroll_depth) AS scroll_depth FROM (
+      SELECT lag(path) OVER (PARTITION BY visit_id ORDER BY ts) AS name, time_on_page, scroll_depth
+      FROM ${all} WHERE event_type = 'pageview' AND visit_id IN (${viewed})
+    ) WHERE name = ANY(${names}::VARCHAR[]) AND (time_on_page IS NOT NULL OR scroll_depth IS NOT NULL)
+    GROUP BY ALL`;
+}
+
+const site = (await SiteCache.load(db)).inOrg(meta.orgId, meta.siteId)!;
+const today = todayIn(TZ);
+const from90 = addDays(today, -120);
+const scopes: [string, Scope][] = [
+  ['12mo', { site, range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ), filters: [] }],
+  ['30d', { site, range: dayRange('30d', addDays(today, -29), today, TZ), filters: [] }],
+  ['90d+filter', { site, range: dayRange('custom', from90, addDays(from90, 89), TZ), filters: await resolveFilters(db, site.id, '[{"dimension":"country","operator":"is","value":"US"}]') }],
+];
+
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const time = async (q: Fragment) => { const t0 = performance.now(); const r = await db.query(q.sql, q.params); return { ms: performance.now() - t0, rows: r }; };
+const round = (rows: any[]) => JSON.stringify(rows.map((r) => [r.name, Math.round(r.time_on_page ?? -1), Math.round(r.scroll_depth ?? -1)]).sort());
+
+console.log('| scenario | window (before) p50 ms | stored engaged_path (after) p50 ms | same rows |');
+console.log('|---|---:|---:|---|');
+for (const [name, scope] of scopes) {
+  const top = await db.query<{ path: string }>(
+    `SELECT path FROM ${eventsSource(scope).sql} WHERE event_type = 'pageview' GROUP BY 1 ORDER BY count(DISTINCT visitor_id) DESC LIMIT 10`, eventsSource(scope).params);
+  const names = top.map((r) => r.path);
+  const before: number[] = [];
+  const after: number[] = [];
+  let same = true;
+  for (let i = 0; i <= Number(args.runs); i++) {
+    const b = await time(windowed(scope, names));
+    const a = await time(engagementByPage(scope, 'path', names));
+    same &&= round(a.rows) === round(b.rows);
+    if (i > 0) { before.push(b.ms); after.push(a.ms); }
+  }
+  console.log(`| ${name} | ${p50(before).toFixed(0)} | ${p50(after).toFixed(0)} | ${same ? 'yes' : 'no (range-boundary reports)'} |`);
+}
+await db.close();
