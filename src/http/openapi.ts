@@ -38,6 +38,8 @@ export const openapiPlugin = () => {
       openapi({
         path: '/docs',
         specPath: SPEC_PATH,
+        // /tracker.js looks like a static file, which the plugin skips by default; it is part of the API.
+        exclude: { staticFile: false },
         // The page is /docs, so a relative spec URL would resolve against "/"; be explicit.
         scalar: { url: SPEC_PATH } as any,
         mapJsonSchema: { zod: (schema: z.ZodType) => toJsonSchema(schema, 'output') },

@@ -15,6 +15,9 @@ describe('parsePageUrl', () => {
     ['https://example.com/über/a b', 'example.com', '/über/a b'],
     ['https://example.com/a/../b', 'example.com', '/a/../b'],
     ['https://user:pw@example.com/p', 'example.com', '/p'],
+    ['https://example.com/app#/settings', 'example.com', '/app#/settings'],
+    ['https://example.com/#!/users/7?tab=2', 'example.com', '/#!/users/7'],
+    ['https://example.com/a?b=1#/x', 'example.com', '/a#/x'],
   ])('%s → %s %s', (url, hostname, path) => {
     const p = parsePageUrl(url);
     expect({ hostname: p.hostname, path: p.path }).toEqual({ hostname, path });

@@ -39,7 +39,13 @@ export function rawPath(url: string): string {
     if (i >= 0 && i < end) end = i;
   }
   const slash = url.indexOf('/', start);
-  const path = slash >= 0 && slash < end ? url.slice(slash, end) : '/';
+  let path = slash >= 0 && slash < end ? url.slice(slash, end) : '/';
+  // Hash routers (the tracker's data-hash mode) put the page in the fragment: keep `#/…` and `#!/…`.
+  const hash = url.indexOf('#', start);
+  if (hash >= 0 && (url.startsWith('#/', hash) || url.startsWith('#!/', hash))) {
+    const q = url.indexOf('?', hash);
+    path += url.slice(hash, q >= 0 ? q : url.length);
+  }
   return path.length > MAX_PATH ? path.slice(0, MAX_PATH) : path;
 }
 
