@@ -37,6 +37,9 @@ test('an OpenAPI 3 document with title, bearer security and the foundation route
     ['/api/v1/organizations/{orgId}/api-keys', 'get'],
     ['/api/v1/organizations/{orgId}/api-keys', 'post'],
     ['/api/v1/organizations/{orgId}/api-keys/{keyId}', 'delete'],
+    ['/tracker.js', 'get'],
+    ['/api/v1/event', 'post'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}/analytics/pages', 'get'],
   ]) expect(op(path, method)).toBeDefined();
   // Public operations say so; everything else inherits the document-wide bearer requirement.
   for (const [path, method] of [['/health', 'get'], ['/api/v1/auth/register', 'post'], ['/api/v1/auth/login', 'post']]) expect(op(path, method).security).toEqual([]);
