@@ -78,7 +78,7 @@ const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 // 1. The real server and a site to send to.
-const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT ?? '256MB' } });
+const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', ...(process.env.DUCKDB_MEMORY_LIMIT ? { DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT } : {}) } });
 const acct = await setupAccount(srv.url);
 
 // 2. 50,000 varied events from the realistic generator, as wrk request lines (UA, client IP, /event body).
@@ -136,6 +136,7 @@ if (importN > 0) {
   });
   const body = (await r.json()) as any;
   const s = (performance.now() - t0) / 1000;
+  if (!body.data) console.log(`import failed: ${JSON.stringify(body)}\n${srv.logs().split('\n').filter((l) => l.includes('"level":"error"')).join('\n')}`);
   console.log(`import: ${fmt(body.data?.imported ?? 0)} events in ${s.toFixed(1)} s = ${fmt((body.data?.imported ?? 0) / s)} events/s (status ${r.status}, rejected ${body.data?.rejected}), RSS ${fmt(rssMb(srv.proc.pid))} MB`);
   rmSync(file, { force: true });
 }

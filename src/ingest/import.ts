@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from '../storage/database.ts';
+import { isOutOfMemory, type Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
@@ -100,7 +100,11 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
     await fd.close();
     const read = performance.now();
     if (result.imported) {
-      await serial.run(() => db.transaction((tx) => loadRows(tx, sessionizedSource(readLogSql), [nonce, [file]])));
+      await serial.run(() => db.transaction((tx) => loadRows(tx, sessionizedSource(readLogSql), [nonce, [file]]))).catch((e) => {
+        // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
+        if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
+        throw e;
+      });
     }
     log.info('import loaded', { site: site.id, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;

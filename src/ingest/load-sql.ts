@@ -96,8 +96,10 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
         last_referrer_source = CASE WHEN EXCLUDED.total_sessions > 0 AND ${newer} THEN EXCLUDED.last_referrer_source ELSE visitors.last_referrer_source END`);
     return rows;
   } finally {
-    await tx.exec(`DROP TABLE IF EXISTS ${stage}`);
-    await tx.exec(`DROP TABLE IF EXISTS ${vagg}`);
+    // After a failed statement the transaction is aborted and its rollback drops these anyway;
+    // a failing DROP must not replace the error that explains what went wrong.
+    await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
+    await tx.exec(`DROP TABLE IF EXISTS ${vagg}`).catch(() => {});
   }
 }
 

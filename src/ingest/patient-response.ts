@@ -1,6 +1,7 @@
 // Long requests (a bulk import of millions of lines) outlast the server's 30 s idle timeout once the
 // body is read; past a few seconds the answer is streamed, led by whitespace that keeps the connection alive.
 import { log } from '../log.ts';
+import { ApiError } from '../http/errors.ts';
 
 const encoder = new TextEncoder();
 
@@ -23,6 +24,8 @@ export async function answerPatiently<T>(work: Promise<T>, started: Promise<void
       controller.enqueue(encoder.encode(' '));
       work
         .then((v) => JSON.stringify(v), (e) => {
+          // The 200 is already on the wire: the body still says what failed, as an ordinary error would.
+          if (e instanceof ApiError) return JSON.stringify({ error: e.message });
           log.error('long request failed after its answer began', { error: String((e as Error)?.stack ?? e) });
           return JSON.stringify({ error: 'Internal server error' });
         })

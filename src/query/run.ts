@@ -1,5 +1,5 @@
 // Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear 503.
-import type { Database, Row } from '../storage/database.ts';
+import { isOutOfMemory, type Database, type Row } from '../storage/database.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Fragment } from './sql.ts';
 
@@ -8,7 +8,7 @@ async function guarded<T>(q: Promise<T>): Promise<T> {
   try {
     return await q;
   } catch (e) {
-    if (/^Out of Memory Error/.test(String((e as Error)?.message))) {
+    if (isOutOfMemory(e)) {
       throw new ApiError(503, 'This query needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); choose a shorter period or raise the limit');
     }
     throw e;

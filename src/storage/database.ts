@@ -8,6 +8,9 @@ export type Row = Record<string, any>;
 
 export class DataDirLockedError extends Error {}
 
+/** True for DuckDB's error when a statement needs more than memory_limit (DUCKDB_MEMORY_LIMIT). */
+export const isOutOfMemory = (e: unknown) => /^Out of Memory Error/.test(String((e as Error)?.message));
+
 /** DuckDB's buffer-pool budget when none is configured (config DUCKDB_MEMORY_LIMIT). */
 export const DEFAULT_MEMORY_LIMIT = '2GB';
 
