@@ -65,24 +65,13 @@ export class IngestService {
   /** Resolves once the event is durable; bots resolve at once without a trace. */
   async event(input: EventInput, origin: Origin): Promise<void> {
     const site = this.site(input.site_id);
-    if (this.isBot(origin.userAgent)) return;
+    if (isBotAgent(origin.userAgent)) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
     const visitId = this.sessionizer.visit(visitorId, now);
     const row = buildRow(site, input, origin, { visitorId, visitId }, now);
     if (row.event_type === 'pageview') Object.assign(row, this.sessionizer.leave(visitorId, row.path, row.hostname));
     await this.writer.append(toLine(row));
-  }
-
-  /** The bot check is one big regular expression; real traffic repeats a few thousand user agents. */
-  private botVerdicts = new Map<string, boolean>();
-  private isBot(ua: string): boolean {
-    let v = this.botVerdicts.get(ua);
-    if (v === undefined) {
-      if (this.botVerdicts.size >= 20_000) this.botVerdicts.clear();
-      this.botVerdicts.set(ua, (v = isBotAgent(ua)));
-    }
-    return v;
   }
 
   /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */
