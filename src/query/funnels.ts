@@ -7,6 +7,7 @@ import { tableSource } from '../storage/sources.ts';
 import type { MatchDef } from './goals-match.ts';
 import { matchCondition } from './goals-match.ts';
 import { visitsSource, type Scope } from './scope.ts';
+import { one } from './run.ts';
 import { frag, join, sql } from './sql.ts';
 
 export type FunnelWindow = 'session' | '1h' | '1d' | '7d' | '30d';
@@ -54,7 +55,7 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
       FROM ev WHERE (x & 255) <> 0 GROUP BY grp HAVING s1 IS NOT NULL
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
-  const [row] = await db.query(q.sql, q.params);
+  const row = await one(db, q);
   return {
     visitors: steps.map((_, k) => row?.[`v${k + 1}`] ?? 0),
     medianSeconds: steps.map((_, k) => (row?.[`m${k + 1}`] == null ? null : Math.round(row[`m${k + 1}`]))),

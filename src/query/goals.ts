@@ -7,6 +7,7 @@ import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from './bucket
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
+import { one, rows } from './run.ts';
 
 export type GoalDef = { id: string; name: string; type: string; path?: string | null; event_name?: string | null; value?: number | null };
 export type Completion = { timestamp: string; visitor_id: string | null; page: string | null; event_name: string | null; revenue: number };
@@ -43,7 +44,7 @@ export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
       SELECT visitor_id, ${perVisitor(goals)} FROM ${eventsSource(scope)} e WHERE ${anyGoalCondition(goals.map(goalMatch))} GROUP BY visitor_id
     )
     SELECT (SELECT count(DISTINCT visitor_id) FROM ${visitsSource(scope)} v) AS total, ${perGoal(goals)} FROM per`;
-  const [row] = await db.query(q.sql, q.params);
+  const row = await one(db, q);
   return goals.map((g, i) => ({ id: g.id, name: g.name, ...metricsOf(row, g, `_${i}`) }));
 }
 
@@ -59,8 +60,8 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
   const q = sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
       coalesce(sum(revenue), 0)::DOUBLE AS revenue
     FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${eventsSource(scope)} e WHERE ${c}) GROUP BY b`;
-  const [[metrics], rows] = await Promise.all([goalsStats(db, scope, [goal]), db.query(q.sql, q.params)]);
-  const byBucket = new Map(rows.map((r) => [r.bucket, r]));
+  const [[metrics], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
+  const byBucket = new Map(found.map((r) => [r.bucket, r]));
   return {
     metrics: { visitors: metrics!.visitors, completions: metrics!.completions, conversion_rate: metrics!.conversion_rate, revenue: metrics!.revenue },
     points: bucketLabels(scope.range, interval).map((date) => {
@@ -82,9 +83,9 @@ export async function goalCompletions(db: Database, siteId: string, goal: GoalDe
     LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = p.visitor_id
     ORDER BY p.ts DESC, p.visitor_id`;
   const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
-  const [rows, [count]] = await Promise.all([db.query(q.sql, q.params), db.query(n.sql, n.params)]);
+  const [hits, count] = await Promise.all([rows(db, q), one(db, n)]);
   return {
-    completions: rows.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) }) as Completion),
+    completions: hits.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) }) as Completion),
     pagination: { total: count!.n as number, page: page.page, limit: page.limit },
   };
 }

@@ -3,6 +3,7 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { goalCountExpr, type MatchDef } from './goals-match.ts';
+import { one, rows } from './run.ts';
 import { frag, sql } from './sql.ts';
 
 const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_url, external_id, custom::VARCHAR AS custom,
@@ -34,8 +35,8 @@ export async function listVisitors(db: Database, siteId: string, goals: MatchDef
     ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id`;
   // A separate count: count(*) OVER () would materialise every matching profile before the top-N.
   const n = sql`SELECT count(*) AS n FROM visitors WHERE ${where}`;
-  const [rows, [count]] = await Promise.all([db.query(q.sql, q.params), db.query(n.sql, n.params)]);
-  return { rows, total: count!.n as number };
+  const [found, count] = await Promise.all([rows(db, q), one(db, n)]);
+  return { rows: found, total: count!.n as number };
 }
 
 /** One profile by its UUID, with its lifetime goal completions; undefined when not in the site. */
@@ -43,7 +44,7 @@ export async function visitorProfile(db: Database, siteId: string, id: string, g
   const events = tableSource('events', siteId);
   const q = sql`WITH v AS (SELECT ${PROFILE} FROM visitors WHERE site_id = ${siteId} AND id = TRY_CAST(${id} AS UUID))
     SELECT v.*, (SELECT coalesce(sum(${goalCountExpr(goals)}), 0)::BIGINT FROM ${events} e WHERE e.visitor_id = v.visitor_id) AS total_goals FROM v`;
-  return (await db.query(q.sql, q.params))[0];
+  return one(db, q);
 }
 
 /** A visitor's events newest first, with the total for pagination. */
@@ -54,11 +55,11 @@ export async function visitorEvents(db: Database, siteId: string, visitorId: num
       count(*) OVER () AS total
     FROM ${events} e WHERE visitor_id = ${visitorId}
     ORDER BY ts DESC LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`;
-  const rows = await db.query(q.sql, q.params);
-  let total = rows[0]?.total;
+  const found = await rows(db, q);
+  let total = found[0]?.total;
   if (total === undefined) {
     const n = sql`SELECT count(*) AS n FROM ${events} e WHERE visitor_id = ${visitorId}`;
-    total = paging.page > 1 ? (await db.query(n.sql, n.params))[0]!.n : 0;
+    total = paging.page > 1 ? (await one(db, n))!.n : 0;
   }
-  return { rows, total: total as number };
+  return { rows: found, total: total as number };
 }
