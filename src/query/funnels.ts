@@ -24,7 +24,7 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
  * captured an alias from the same SELECT would re-evaluate the earlier picker per list element.
  */
 export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
-  const conds = steps.map((s) => matchCondition(s, 'e'));
+  const conds = steps.map((s) => matchCondition(s));
   const mask = join(conds.map((c, k) => sql`(${c})::BIGINT * ${frag(String(1 << k))}`), ' + ');
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const events = scope.filters.length

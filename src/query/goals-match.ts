@@ -1,27 +1,26 @@
 // SQL conditions deciding whether a stored event completes a goal or a funnel step; values always bound.
-import type { Fragment } from '../storage/sources.ts';
 import { pathTest } from '../goals/path-pattern.ts';
+import { frag, join, or, sql, type Fragment } from './sql.ts';
 
 export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; event_name: string };
 
+/** The cheapest exact SQL test of the path column for a goal's glob (see path-pattern.ts). */
+function pathCondition(glob: string): Fragment {
+  const t = pathTest(glob);
+  if (t.kind === 'equals') return sql`path = ${t.value}`;
+  if (t.kind === 'like') return sql`path LIKE ${t.pattern} ESCAPE '\\'`;
+  if (t.kind === 'like_depth') return sql`path LIKE ${t.pattern} ESCAPE '\\' AND length(path) - length(replace(path, '/', '')) = ${t.slashes}`;
+  return sql`regexp_full_match(path, ${t.pattern})`;
+}
+
 /**
- * Over the events columns event_type, path, event_name (optionally qualified by `alias.`).
+ * Over the events columns event_type, path, event_name of the one relation in the FROM clause.
  * An event goal matches the event name, or the event type for events sent without a name
  * (so a goal named "purchase" counts purchase events).
  */
-export function matchCondition(def: MatchDef, alias = ''): Fragment {
-  const col = (c: string) => (alias ? `${alias}.${c}` : c);
-  if (def.type === 'pageview') {
-    const path = col('path');
-    const t = pathTest(def.path);
-    const test =
-      t.kind === 'equals' ? { sql: `${path} = ?`, params: [t.value] }
-      : t.kind === 'like' ? { sql: `${path} LIKE ? ESCAPE '\\'`, params: [t.pattern] }
-      : t.kind === 'like_depth' ? { sql: `${path} LIKE ? ESCAPE '\\' AND length(${path}) - length(replace(${path}, '/', '')) = ?`, params: [t.pattern, t.slashes] }
-      : { sql: `regexp_full_match(${path}, ?)`, params: [t.pattern] };
-    return { sql: `(${col('event_type')} = 'pageview' AND coalesce(${test.sql}, false))`, params: test.params };
-  }
-  return { sql: `(coalesce(${col('event_name')}, ${col('event_type')}) = ?)`, params: [def.event_name] };
+export function matchCondition(def: MatchDef): Fragment {
+  if (def.type === 'pageview') return sql`(event_type = 'pageview' AND coalesce(${pathCondition(def.path)}, false))`;
+  return sql`(coalesce(event_name, event_type) = ${def.event_name})`;
 }
 
 /** A goal row (type + path or event_name) as a match definition. */
@@ -30,15 +29,8 @@ export function goalMatch(goal: { type: string; path?: string | null; event_name
 }
 
 /** True when the event completes any of the goals; FALSE when there are none. */
-export function anyGoalCondition(goals: MatchDef[], alias = ''): Fragment {
-  if (goals.length === 0) return { sql: 'FALSE', params: [] };
-  const parts = goals.map((g) => matchCondition(g, alias));
-  return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
-}
+export const anyGoalCondition = (goals: MatchDef[]): Fragment => sql`(${or(goals.map(matchCondition))})`;
 
 /** How many of the goals the event completes (an event may complete several). */
-export function goalCountExpr(goals: MatchDef[], alias = ''): Fragment {
-  if (goals.length === 0) return { sql: '0', params: [] };
-  const parts = goals.map((g) => matchCondition(g, alias));
-  return { sql: `(${parts.map((p) => `${p.sql}::INTEGER`).join(' + ')})`, params: parts.flatMap((p) => p.params) };
-}
+export const goalCountExpr = (goals: MatchDef[]): Fragment =>
+  goals.length ? sql`(${join(goals.map((g) => sql`${matchCondition(g)}::INTEGER`), ' + ')})` : frag('0');

@@ -74,7 +74,7 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 /** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
 export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: { page: number; limit: number }, scope?: Scope) {
   const src = scope ? eventsSource(scope) : tableSource('events', siteId);
-  const c = matchCondition(goalMatch(goal), 'e');
+  const c = matchCondition(goalMatch(goal));
   // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
   const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
       (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue
