@@ -19,6 +19,8 @@ const cache = new CredentialCache<{ userId: string; expiresMs: number }>();
 
 /** The user id behind a live session token, or undefined. */
 export async function sessionUser(db: Database, token: string): Promise<string | undefined> {
+  // Every session token carries the prefix, so anything else is answered without a lookup (misses are not cached).
+  if (!token.startsWith(SESSION_PREFIX)) return undefined;
   const hash = sha256(token);
   const session = await cache.get(hash, async () => {
     const row = await db.one<{ user_id: string; expires_at: string }>(
