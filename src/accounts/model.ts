@@ -21,8 +21,6 @@ export const LoginBody = z.object({
   password: z.string().min(1).max(1024),
 });
 
-export const SessionSchema = z.object({ token: z.string(), expires_at: z.string() });
-
 export const RegisterResult = z.object({ user: UserSchema, organization: OrganizationSchema, token: z.string(), expires_at: z.string() });
 export const LoginResult = z.object({ user: UserSchema, token: z.string(), expires_at: z.string() });
 export const MeResult = z.object({

@@ -120,10 +120,8 @@ export function authPlugin(ctx: AppContext) {
   });
 }
 
-/** Narrow helpers for handlers that need a session's user id or a resolved site. */
+/** The session's user id, for handlers behind `session: true`. */
 export const userOf = (a: Access) => {
   if (a.principal.kind !== 'session') throw forbidden('API keys cannot access this endpoint');
   return a.principal.userId;
 };
-export const siteOf = (a: Access) => a.site!;
-export const orgOf = (a: Access) => a.orgId!;

@@ -34,12 +34,6 @@ export class RateLimiter {
     return { limit: this.limit, remaining, reset, headers };
   }
 
-  /** True when `who` has already used up this window (does not count a request). */
-  peekOver(who: string, now = Date.now()): boolean {
-    const w = this.windows.get(who);
-    return !!w && now - w.start < this.windowMs && w.count >= this.limit;
-  }
-
   private sweep(now: number) {
     for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
   }

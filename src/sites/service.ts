@@ -1,6 +1,5 @@
-// Sites of an organization: create, list, get, patch, delete (with all their analytics data).
+// Sites of an organization: create, patch, delete (with all their analytics data); reads come from the site cache.
 import type { Database } from '../storage/database.ts';
-import { notFound } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import type { Site } from './model.ts';
@@ -23,12 +22,6 @@ export async function createSite(db: Database, cache: SiteCache, orgId: string, 
     input.currency ?? 'USD',
   ]);
   return reload(db, cache, id);
-}
-
-export function getSite(cache: SiteCache, orgId: string, siteId: string): Site {
-  const site = cache.inOrg(orgId, siteId);
-  if (!site) throw notFound('Site not found');
-  return site;
 }
 
 export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string }) {
