@@ -2,12 +2,12 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import type { authPlugin } from '../http/auth.ts';
+import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, RevokedKeySchema } from './model.ts';
 import * as keys from './service.ts';
 
-export const keyRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) =>
+export const keyRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/api-keys', tags: ['API keys'] })
     .use(auth)
     .post('', async ({ access, body, set }) => {

@@ -2,13 +2,13 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import type { authPlugin } from '../http/auth.ts';
+import type { Auth } from '../module.ts';
 import { userOf } from '../http/auth.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CreateOrganizationBody, OrganizationSchema, PatchOrganizationBody } from './model.ts';
 import * as orgs from './service.ts';
 
-export const organizationRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) =>
+export const organizationRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations', tags: ['Organizations'] })
     .use(auth)
     .get('', async ({ access }) => ok({ organizations: await orgs.listOrganizations(ctx.db, userOf(access)) }),

@@ -2,12 +2,12 @@
 import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import type { authPlugin } from '../http/auth.ts';
+import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CreateSiteBody, PatchSiteBody, SiteSchema } from './model.ts';
 import * as sites from './service.ts';
 
-export const siteRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) =>
+export const siteRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites', tags: ['Sites'] })
     .use(auth)
     .get('', ({ access }) => ok({ sites: ctx.sites.ofOrg(access.orgId!).map(sites.publicSite) }),
