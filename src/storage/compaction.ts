@@ -5,12 +5,11 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Tx } from './database.ts';
 import type { Serial } from './serial.ts';
-import { ensureDir, partitionDir, parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { ensureDir, partitionDir, parquetRoot, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { log } from '../log.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 export const CLOSED_AFTER_MS = 35 * 60 * 1000;
-const TIME_COL: Record<Table, string> = { events: 'ts', visits: 'start_ts' };
 const MERGE_MIN_FILES = 4;
 const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */

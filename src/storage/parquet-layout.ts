@@ -6,6 +6,8 @@ import type { Database } from './database.ts';
 import { log } from '../log.ts';
 
 export type Table = 'events' | 'visits';
+/** The time column each table is sorted, partitioned and range-filtered on. */
+export const TIME_COL: Record<Table, string> = { events: 'ts', visits: 'start_ts' };
 export type ParquetFile = { path: string; tbl: Table; site_id: string; month: string; rows: number; min_ts: string; max_ts: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

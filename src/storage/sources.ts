@@ -1,19 +1,17 @@
 // Where a site's rows live: the hot DuckDB table plus compacted Parquet files, as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
 import type { Param } from './database.ts';
-import { manifest } from './parquet-layout.ts';
+import { manifest, TIME_COL, type Table } from './parquet-layout.ts';
 
 export type Fragment = { sql: string; params: Param[] };
-export type Table = 'events' | 'visits';
 
 /**
  * All rows of `table` for one site whose time column (events.ts / visits.start_ts) falls in
  * [fromUtc, toUtc) when given. Returned as a parenthesised subquery with bound parameters:
  * the hot table UNION ALL BY NAME the site's Parquet files whose time span overlaps the range.
  */
-export function tableSource(table: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
-  const timeCol = table === 'events' ? 'ts' : 'start_ts';
-  const tbl = table === 'events' ? 'events' : 'visits';
+export function tableSource(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
+  const timeCol = TIME_COL[tbl];
   const rangeSql = range ? ` AND ${timeCol} >= ?::TIMESTAMP AND ${timeCol} < ?::TIMESTAMP` : '';
   const rangeParams: Param[] = range ? [range.fromUtc, range.toUtc] : [];
   const files = manifest()?.files(tbl, siteId, range) ?? [];
