@@ -62,6 +62,4 @@ export class Sessionizer {
   private prune(now: number) {
     for (const [k, o] of this.open) if (now - o.lastMs >= VISIT_GAP_MS) this.open.delete(k);
   }
-
-  size() { return this.open.size; }
 }
