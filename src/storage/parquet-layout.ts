@@ -24,8 +24,11 @@ export const parquetRoot = (dataDir: string) => join(dataDir, 'parquet');
 /** A single-quoted SQL string literal of one of our own paths. */
 export const sqlPath = (p: string) => `'${p.replaceAll("'", "''")}'`;
 
+/** A listed file with its time span parsed once, not on every query that consults the manifest. */
+type Entry = ParquetFile & { minMs: number; maxMs: number };
+
 export class ParquetManifest {
-  private bySite = new Map<string, ParquetFile[]>();
+  private bySite = new Map<string, Entry[]>();
 
   constructor(readonly dataDir: string) {}
 
@@ -59,7 +62,7 @@ export class ParquetManifest {
 
   add(f: ParquetFile) {
     const list = this.bySite.get(f.site_id) ?? [];
-    list.push(f);
+    list.push({ ...f, minMs: Date.parse(norm(f.min_ts)), maxMs: Date.parse(norm(f.max_ts)) });
     this.bySite.set(f.site_id, list);
   }
 
@@ -79,7 +82,7 @@ export class ParquetManifest {
     const from = range && Date.parse(norm(range.fromUtc));
     const to = range && Date.parse(norm(range.toUtc));
     return list
-      .filter((f) => f.tbl === tbl && (!range || (Date.parse(norm(f.max_ts)) >= from! && Date.parse(norm(f.min_ts)) < to!)))
+      .filter((f) => f.tbl === tbl && (!range || (f.maxMs >= from! && f.minMs < to!)))
       .map((f) => this.abs(f.path));
   }
 
