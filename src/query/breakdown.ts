@@ -7,14 +7,13 @@ import { finish, percentage, selectMetrics, countedOn, type Metric, type Table }
 import { rangeEcho } from './period.ts';
 import { engagementByPage } from './engagement.ts';
 import { LABELLERS } from './labels.ts';
+import { offsetOf, type Paging } from './paging.ts';
 import { rankGroups } from './ranking.ts';
 import { one, rows } from './run.ts';
 import { ident, sql, type Fragment } from './sql.ts';
 
 const ROW_METRICS = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const PAGE_METRICS = ['time_on_page', 'scroll_depth'] as const satisfies Metric[];
-
-export type Paging = { limit: number; page: number };
 
 const tableOf = (d: Dimension): Table => (d.level === 'visit' ? 'visits' : 'events');
 const sourceOf = (t: Table, scope: Scope) => (t === 'visits' ? visitsSource(scope) : eventsSource(scope));
@@ -40,7 +39,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const src = sourceOf(table, scope);
 
   const [ranked, all] = await Promise.all([
-    rankGroups(db, src, dim.column, here, table, (paging.page - 1) * paging.limit, paging.limit),
+    rankGroups(db, src, dim.column, here, table, offsetOf(paging), paging.limit),
     one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`),
   ]);
   const names = ranked.rows.map((r) => r.name).filter((n): n is string => n !== null);

@@ -7,6 +7,7 @@ import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from './bucket
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { join, sql, frag, type Fragment } from './sql.ts';
 import { conversionRate, money } from './metrics.ts';
+import { limitOffset, type Paging } from './paging.ts';
 import { one, rows } from './run.ts';
 
 export type GoalDef = { id: string; name: string; type: string; path?: string | null; event_name?: string | null; value?: number | null };
@@ -72,14 +73,14 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 }
 
 /** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
-export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: { page: number; limit: number }, scope?: Scope) {
+export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
   const src = scope ? eventsSource(scope) : tableSource('events', siteId);
   const c = matchCondition(goalMatch(goal));
   // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
   const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
       (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue
     FROM (SELECT e.ts, e.visitor_id, e.path, e.event_name, e.revenue FROM ${src} e WHERE ${c}
-          ORDER BY e.ts DESC, e.visitor_id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}) p
+          ORDER BY e.ts DESC, e.visitor_id ${limitOffset(page)}) p
     LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = p.visitor_id
     ORDER BY p.ts DESC, p.visitor_id`;
   const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;

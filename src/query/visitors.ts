@@ -3,14 +3,13 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import { goalCountExpr, type MatchDef } from './goals-match.ts';
+import { limitOffset, type Paging } from './paging.ts';
 import { one, rows } from './run.ts';
 import { frag, sql } from './sql.ts';
 
 const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_url, external_id, custom::VARCHAR AS custom,
   first_seen_at, last_seen_at, total_sessions, total_pageviews, total_revenue::DOUBLE AS total_revenue,
   last_country, last_browser, last_os, last_device, last_referrer_source`);
-
-export type Paging = { page: number; limit: number };
 
 /**
  * Most recently seen first (profiles known only from /identify last). `search` matches a part of
@@ -26,7 +25,7 @@ export async function listVisitors(db: Database, siteId: string, goals: MatchDef
   const q = sql`WITH page AS (
       SELECT ${PROFILE} FROM visitors WHERE ${where}
       ORDER BY last_seen_at DESC NULLS LAST, first_seen_at DESC NULLS LAST, id
-      LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}
+      ${limitOffset(paging)}
     ), done AS (
       SELECT visitor_id, sum(${goalCountExpr(goals)}) AS n
       FROM ${events} e WHERE visitor_id IN (SELECT visitor_id FROM page) GROUP BY visitor_id
@@ -54,7 +53,7 @@ export async function visitorEvents(db: Database, siteId: string, visitorId: num
       to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device,
       count(*) OVER () AS total
     FROM ${events} e WHERE visitor_id = ${visitorId}
-    ORDER BY ts DESC LIMIT ${paging.limit} OFFSET ${(paging.page - 1) * paging.limit}`;
+    ORDER BY ts DESC ${limitOffset(paging)}`;
   const found = await rows(db, q);
   let total = found[0]?.total;
   if (total === undefined) {
