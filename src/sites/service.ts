@@ -11,9 +11,8 @@ const SITE_OWNED_TABLES = ['events', 'visits', 'visitors'];
 export const publicSite = ({ org_id: _org, ...site }: Site) => site;
 
 export async function createSite(db: Database, cache: SiteCache, orgId: string, input: { domain: string; name?: string; timezone?: string; currency?: string }) {
-  const id = crypto.randomUUID();
-  await db.exec('INSERT INTO sites VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP)', [
-    id,
+  const site = await db.one<Site>(`INSERT INTO sites VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP) RETURNING ${SITE_COLUMNS}`, [
+    crypto.randomUUID(),
     orgId,
     `pk_live_${randomHex(16)}`,
     input.domain,
@@ -21,14 +20,17 @@ export async function createSite(db: Database, cache: SiteCache, orgId: string, 
     input.timezone ?? 'UTC',
     input.currency ?? 'USD',
   ]);
-  return reload(db, cache, id);
+  return remember(cache, site!);
 }
 
 export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string }) {
-  for (const field of ['name', 'timezone', 'currency'] as const) {
-    if (input[field] !== undefined) await db.exec(`UPDATE sites SET ${field} = ? WHERE id = ?::UUID`, [input[field]!, site.id]);
-  }
-  return reload(db, cache, site.id);
+  // One statement for any subset of fields: an absent one keeps its value.
+  const updated = await db.one<Site>(
+    `UPDATE sites SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), currency = COALESCE(?, currency)
+     WHERE id = ?::UUID RETURNING ${SITE_COLUMNS}`,
+    [input.name ?? null, input.timezone ?? null, input.currency ?? null, site.id],
+  );
+  return remember(cache, updated!);
 }
 
 export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
@@ -44,8 +46,7 @@ export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites
   return { id: site.id };
 }
 
-async function reload(db: Database, cache: SiteCache, id: string): Promise<Site> {
-  const site = (await db.one<Site>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = ?::UUID`, [id]))!;
+function remember(cache: SiteCache, site: Site): Site {
   cache.put(site);
   return site;
 }

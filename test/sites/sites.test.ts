@@ -85,6 +85,14 @@ describe('patch and delete', () => {
     expect(bad.body.error).toContain('timezone');
   });
 
+  test('a patch of one field keeps the others', async () => {
+    const created = (await acct.api.post(sites(), { domain: 'partial.example.com', timezone: 'Europe/Berlin', currency: 'eur' }, acct.token)).body.data;
+    const r = await acct.api.patch(`${sites()}/${created.id}`, { currency: 'jpy' }, acct.token);
+    expect(r.body.data).toEqual({ ...created, currency: 'JPY' });
+    const empty = await acct.api.patch(`${sites()}/${created.id}`, {}, acct.token);
+    expect(empty.body.data).toEqual(r.body.data);
+  });
+
   test('delete answers {id}; the site is gone for lists, gets and ingestion lookups', async () => {
     const created = (await acct.api.post(sites(), { domain: 'gone.example.com' }, acct.token)).body.data;
     expect(await acct.api.del(`${sites()}/${created.id}`, acct.token)).toMatchObject({ status: 200, body: { success: true, data: { id: created.id } } });
