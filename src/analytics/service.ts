@@ -16,6 +16,7 @@ import { todayIn } from '../query/calendar.ts';
 import { one } from '../query/run.ts';
 import { sql } from '../query/sql.ts';
 import type { Comparison } from '../query/period.ts';
+import { listAnnotations } from '../annotations/service.ts';
 import type { BreakdownQuery, CommonQuery } from './model.ts';
 
 /** Local date of the site's first visit (period=all), or of its creation when it has none. */
@@ -40,9 +41,14 @@ export async function realtime(ctx: AppContext, site: Site, q: CommonQuery) {
   return realtimeQuery(ctx.db, { site, range: realtimeRange(site.timezone), filters });
 }
 
+/** The series with the range's annotations beside the points (read as the annotations list reads them). */
 export async function charts(ctx: AppContext, site: Site, q: CommonQuery & { interval?: Interval }) {
   const scope = await scopeFor(ctx, site, q);
-  return chart(ctx.db, scope, q.interval ?? defaultInterval(scope.range));
+  const [series, notes] = await Promise.all([
+    chart(ctx.db, scope, q.interval ?? defaultInterval(scope.range)),
+    listAnnotations(ctx.db, site.id, { from: scope.range.from, to: scope.range.to }),
+  ]);
+  return { ...series, annotations: notes.map(({ id, date, text }) => ({ id, date, text })) };
 }
 
 export async function breakdown(ctx: AppContext, site: Site, endpoint: BreakdownEndpoint, q: BreakdownQuery) {

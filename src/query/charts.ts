@@ -1,11 +1,10 @@
 // Time series (contract §8 charts): visit metrics per local bucket from visits, pageviews from events,
-// every bucket present (empty ones zero), with the range's annotations beside the points.
+// every bucket present (empty ones zero).
 import type { Database } from '../storage/database.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { finish, selectMetrics, type Metric } from './metrics.ts';
 import { rangeEcho } from './period.ts';
-import { annotationsIn } from './annotations.ts';
 import { rows } from './run.ts';
 import { sql } from './sql.ts';
 
@@ -22,15 +21,14 @@ async function byBucket(db: Database, scope: Scope, interval: Interval, table: '
 
 export async function chart(db: Database, scope: Scope, interval: Interval) {
   const labels = bucketLabels(scope.range, interval);
-  const [visits, events, annotations] = await Promise.all([
+  const [visits, events] = await Promise.all([
     byBucket(db, scope, interval, 'visits', VISIT_METRICS),
     byBucket(db, scope, interval, 'events', EVENT_METRICS),
-    annotationsIn(db, scope.site.id, scope.range.from, scope.range.to),
   ]);
   const points = labels.map((date) => {
     const v = finish(VISIT_METRICS, visits.get(date));
     const e = finish(EVENT_METRICS, events.get(date));
     return { date, visitors: v.visitors!, visits: v.visits!, pageviews: e.pageviews!, bounce_rate: v.bounce_rate!, visit_duration: v.visit_duration! };
   });
-  return { range: rangeEcho(scope.range), interval, points, annotations };
+  return { range: rangeEcho(scope.range), interval, points };
 }
