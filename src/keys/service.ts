@@ -94,11 +94,17 @@ export class KeyUsage {
   }
   async flush() {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending];
+    const ids = [...this.pending.keys()];
+    const times = [...this.pending.values()];
     this.pending.clear();
-    for (const [id, at] of batch) {
-      await this.db.exec('UPDATE api_keys SET last_used_at = ?::TIMESTAMPTZ::TIMESTAMP WHERE id = ?::UUID', [at, id]).catch(() => {});
-    }
+    // Last-use times are best-effort: a failed write only leaves them a little stale.
+    await this.db
+      .exec(
+        `UPDATE api_keys SET last_used_at = u.at::TIMESTAMPTZ::TIMESTAMP
+         FROM (SELECT unnest(?::VARCHAR[]) AS id, unnest(?::VARCHAR[]) AS at) u WHERE api_keys.id = u.id::UUID`,
+        [ids, times],
+      )
+      .catch(() => {});
   }
   async stop() {
     clearInterval(this.timer);

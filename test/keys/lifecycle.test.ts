@@ -87,6 +87,13 @@ describe('list, use, revoke', () => {
     expect(Date.parse(after.last_used_at)).toBeGreaterThanOrEqual(Date.parse(after.created_at));
   });
 
+  test('last use of several keys used in one interval is recorded for each', async () => {
+    const made = [await create({ name: 'used a', scopes: ['sites:read'] }), await create({ name: 'used b', scopes: ['sites:read'] })];
+    for (const c of made) expect((await useKey(c.body.data.key)).status).toBe(200);
+    const listed = (await list()).body.data.api_keys;
+    for (const c of made) expect(listed.find((k: any) => k.id === c.body.data.id).last_used_at).toMatch(/Z$/);
+  });
+
   test('revoke answers {id, status: revoked}, works on the very next request, and hides the key from the list', async () => {
     const created = await create({ name: 'to revoke', scopes: ['sites:read'] });
     const { key, id } = created.body.data;
