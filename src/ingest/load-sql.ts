@@ -89,10 +89,7 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
         total_sessions = visitors.total_sessions + EXCLUDED.total_sessions,
         total_pageviews = visitors.total_pageviews + EXCLUDED.total_pageviews,
         total_revenue = visitors.total_revenue + EXCLUDED.total_revenue,
-        last_country = CASE WHEN ${newer} THEN EXCLUDED.last_country ELSE visitors.last_country END,
-        last_browser = CASE WHEN ${newer} THEN EXCLUDED.last_browser ELSE visitors.last_browser END,
-        last_os = CASE WHEN ${newer} THEN EXCLUDED.last_os ELSE visitors.last_os END,
-        last_device = CASE WHEN ${newer} THEN EXCLUDED.last_device ELSE visitors.last_device END,
+        ${['last_country', 'last_browser', 'last_os', 'last_device'].map((c) => `${c} = CASE WHEN ${newer} THEN EXCLUDED.${c} ELSE visitors.${c} END`).join(',\n        ')},
         last_referrer_source = CASE WHEN EXCLUDED.total_sessions > 0 AND ${newer} THEN EXCLUDED.last_referrer_source ELSE visitors.last_referrer_source END`);
     return rows;
   } finally {
