@@ -9,6 +9,7 @@ import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
 import { log } from '../log.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
+import { dayOf } from './salts.ts';
 import { loadRows, sessionizedSource } from './load-sql.ts';
 import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
@@ -77,8 +78,7 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
         const e = parseImportLine(line.endsWith('\r') ? line.slice(0, -1) : line, fail);
         const origin = { ip: e.ip ?? '', userAgent: e.user_agent ?? '' };
         // Without a uid, the visitor is a per-day fingerprint, as live; this import's own salt stands in.
-        const day = new Date(e.timestamp).toISOString().slice(0, 10);
-        const visitorId = e.visitor_uid ? uidVisitorId(site.id, e.visitor_uid) : anonVisitorId(nonce + day, site.id, origin.ip, origin.userAgent);
+        const visitorId = e.visitor_uid ? uidVisitorId(site.id, e.visitor_uid) : anonVisitorId(nonce + dayOf(e.timestamp), site.id, origin.ip, origin.userAgent);
         const s = toLine(buildRow(site, e, origin, { visitorId, visitId: null }, e.timestamp));
         buf.push(s);
         bufChars += s.length;

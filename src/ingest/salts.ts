@@ -4,7 +4,8 @@ import { randomHex } from '../security/tokens.ts';
 import { log } from '../log.ts';
 
 const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The UTC day (YYYY-MM-DD) a salt belongs to. */
+export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class Salts {
   private byDay = new Map<string, string>();
