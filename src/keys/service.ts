@@ -26,21 +26,20 @@ export async function createKey(db: Database, orgId: string, input: { name: stri
   const expires = input.expires_at ? new Date(input.expires_at) : null;
   if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
   const key = `${KEY_PREFIX}${randomHex(16)}`;
-  const id = crypto.randomUUID();
-  await db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [{ n }] = await tx.query<{ n: number }>(
       `SELECT count(*) AS n FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()::TIMESTAMP)`,
       [orgId],
     );
     if (n >= MAX_ACTIVE_KEYS) throw badRequest('API key limit reached: at most 10 keys per organization');
-    await tx.exec(
+    const [inserted] = await tx.query<ApiKey>(
       `INSERT INTO api_keys (id, org_id, name, scopes, key_hash, key_last4, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)`,
-      [id, orgId, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
+       VALUES (?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP) RETURNING ${LIST_COLUMNS}`,
+      [crypto.randomUUID(), orgId, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
     );
+    return inserted;
   });
-  const row = (await db.one<ApiKey>(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE id = ?::UUID`, [id]))!;
-  return { id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
+  return { id: row.id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
 }
 
 /** Pending last-use times are written first, so the list shows a use made a moment ago. */
