@@ -3,15 +3,12 @@ import { Elysia } from 'elysia';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../http/auth.ts';
-import { envelope, ErrorBody, errorResponses as common, ok } from '../http/envelope.ts';
+import { envelope, ok } from '../http/envelope.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
 import {
-  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
+  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, reportErrorResponses, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
 } from './model.ts';
 import * as analytics from './service.ts';
-
-/** 503: a query that outgrows DuckDB's memory budget (DUCKDB_MEMORY_LIMIT). */
-const errorResponses = { ...common, 503: ErrorBody };
 
 const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
   pages: 'Pages: rows add time_on_page and scroll_depth (the reports about the page, sent on the next pageview of its visit and counted in the range they arrive in); bounce_rate and visit_duration of a page are those of the visits entering on it',
@@ -23,7 +20,7 @@ const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
 
 /** The options every analytics route shares: scope, query schema, response schema, summary. */
 const options = <Q, R extends ZodType>(query: Q, response: R, summary: string) =>
-  ({ scope: 'analytics:read' as const, query, response: { 200: envelope(response), ...errorResponses }, detail: { summary } });
+  ({ scope: 'analytics:read' as const, query, response: { 200: envelope(response), ...reportErrorResponses }, detail: { summary } });
 
 export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) => {
   let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })

@@ -8,7 +8,7 @@ import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from 
 import * as funnels from './service.ts';
 import { existsPlugin } from '../goals/exists-macro.ts';
 import { analyzeFunnel } from './analysis.ts';
-import { CommonQuery } from '../analytics/model.ts';
+import { CommonQuery, reportErrorResponses } from '../analytics/model.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
@@ -42,7 +42,7 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
       scope: 'funnels:read',
       exists: 'funnel',
       query: CommonQuery,
-      response: { 200: envelope(AnalysisSchema), ...errorResponses },
+      response: { 200: envelope(AnalysisSchema), ...reportErrorResponses },
       detail: {
         summary: 'Visitors per step (in order; step k strictly after step k−1), conversion from the first and previous step, drop-off from the previous step, median seconds from the previous step',
       },

@@ -8,7 +8,7 @@ import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStat
 import * as goals from './service.ts';
 import { existsPlugin } from './exists-macro.ts';
 import * as stats from './stats.ts';
-import { ChartsQuery, CommonQuery } from '../analytics/model.ts';
+import { ChartsQuery, CommonQuery, reportErrorResponses } from '../analytics/model.ts';
 import { PageQuery } from '../visitors/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
@@ -52,20 +52,20 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx, access.site!, query)), {
       scope: 'goals:read',
       query: CommonQuery.extend(GoalListQuery.shape),
-      response: { 200: envelope(GoalsStatsSchema), ...errorResponses },
+      response: { 200: envelope(GoalsStatsSchema), ...reportErrorResponses },
       detail: { summary: 'Per-goal visitors, completions, conversion rate (% of all visitors in range) and revenue (event revenue + value per completion)' },
     })
     .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
       exists: 'goal',
       query: ChartsQuery,
-      response: { 200: envelope(GoalStatsSchema), ...errorResponses },
+      response: { 200: envelope(GoalStatsSchema), ...reportErrorResponses },
       detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
     })
     .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
       exists: 'goal',
       query: CommonQuery.extend(PageQuery.shape),
-      response: { 200: envelope(CompletionsSchema), ...errorResponses },
+      response: { 200: envelope(CompletionsSchema), ...reportErrorResponses },
       detail: { summary: 'Completions newest first, paginated (page ≥ 1, limit 1–100, default 50); all time unless period parameters are given' },
     });

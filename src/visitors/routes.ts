@@ -2,11 +2,12 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
-import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { envelope, ok } from '../http/envelope.ts';
 import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
 import { PageQuery } from './page-query.ts';
 import { visitorList, visitorTimeline } from './service.ts';
 import { existsPlugin } from '../goals/exists-macro.ts';
+import { reportErrorResponses } from '../analytics/model.ts';
 
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
@@ -15,7 +16,7 @@ export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
     .get('/', async ({ access, query }) => ok(await visitorList(ctx.db, access.site!.id, query)), {
       scope: 'visitors:read',
       query: VisitorListQuery,
-      response: { 200: envelope(VisitorListSchema), ...errorResponses },
+      response: { 200: envelope(VisitorListSchema), ...reportErrorResponses },
       detail: {
         summary: 'Visitor profiles, most recently seen first; search matches part of email, name, uid or external_id (case-insensitive); page ≥ 1, limit 1–100 (default 50); total_goals counts lifetime completions of the active goals',
       },
@@ -24,6 +25,6 @@ export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
       scope: 'visitors:read',
       exists: 'visitor',
       query: PageQuery,
-      response: { 200: envelope(TimelineSchema), ...errorResponses },
+      response: { 200: envelope(TimelineSchema), ...reportErrorResponses },
       detail: { summary: "A visitor's profile and events, newest first; {visitorId} is the profile's UUID id; page/limit as for the list" },
     });
