@@ -14,31 +14,35 @@ export async function register(db: Database, config: Config, input: { email: str
   if (!config.allowRegistration) throw forbidden('Registration is closed on this server');
   const email = input.email.trim().toLowerCase();
   if (await db.one('SELECT 1 FROM users WHERE email = ?', [email])) throw badRequest('Email is already registered');
-  const id = crypto.randomUUID();
   const passwordHash = await hashPassword(input.password);
+  let user: User;
   try {
-    await db.exec('INSERT INTO users VALUES (?, ?, ?, ?, now()::TIMESTAMP)', [id, email, input.name ?? null, passwordHash]);
+    [user] = await db.query<User>(`INSERT INTO users VALUES (?, ?, ?, ?, now()::TIMESTAMP) RETURNING ${USER_COLUMNS}`, [
+      crypto.randomUUID(),
+      email,
+      input.name ?? null,
+      passwordHash,
+    ]);
   } catch (e) {
     if (/constraint/i.test(String(e))) throw badRequest('Email is already registered');
     throw e;
   }
-  const user = (await getUser(db, id))!;
-  const organization = await createOrganization(db, id, { name: input.name ? `${input.name}'s organization` : `${email}'s organization`, plan: config.defaultPlan });
-  return { user, organization, ...(await createSession(db, id)) };
+  const organization = await createOrganization(db, user.id, { name: input.name ? `${input.name}'s organization` : `${email}'s organization`, plan: config.defaultPlan });
+  return { user, organization, ...(await createSession(db, user.id)) };
 }
 
 export async function login(db: Database, input: { email: string; password: string }) {
-  const row = await db.one<{ id: string; password_hash: string }>(
-    'SELECT id::VARCHAR AS id, password_hash FROM users WHERE email = ?',
-    [input.email.trim().toLowerCase()],
-  );
+  const row = await db.one<User & { password_hash: string }>(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = ?`, [
+    input.email.trim().toLowerCase(),
+  ]);
   // Unknown emails still pay for one scrypt so timing does not reveal who has an account.
   const valid = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
   if (!row || !valid) throw new ApiError(401, 'Invalid email or password');
-  return { user: (await getUser(db, row.id))!, ...(await createSession(db, row.id)) };
+  const { password_hash: _, ...user } = row;
+  return { user, ...(await createSession(db, user.id)) };
 }
 
-export async function getUser(db: Database, id: string): Promise<User | undefined> {
+async function getUser(db: Database, id: string): Promise<User | undefined> {
   return db.one<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
 }
 
