@@ -1,6 +1,6 @@
 // The durable ingest log: lines are appended to segment files with group commit (one write + fdatasync
 // per batch, every waiter of the batch released after its sync), and sealed segments go to the loader.
-import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, truncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { log } from '../log.ts';
@@ -50,10 +50,9 @@ export class LogWriter {
     for (const f of files) {
       const p = join(this.dir, f);
       const size = statSync(p).size;
-      if (size === 0) { out.push(p); continue; }
-      const buf = readFileSync(p);
-      if (buf[buf.length - 1] !== 0x0a) {
-        const keep = buf.lastIndexOf(0x0a) + 1;
+      // Only the last byte decides; a whole segment (up to rotateBytes) is read only when it is torn.
+      if (size > 0 && lastByte(p, size) !== 0x0a) {
+        const keep = readFileSync(p).lastIndexOf(0x0a) + 1;
         log.warn('ingest log: cut torn tail', { segment: f, dropped: size - keep });
         truncateSync(p, keep);
       }
@@ -138,6 +137,17 @@ export class LogWriter {
     this.enqueue(() => this.flush());
     this.enqueue(() => this.seal());
     await this.chain;
+  }
+}
+
+function lastByte(path: string, size: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, size - 1);
+    return b[0]!;
+  } finally {
+    closeSync(fd);
   }
 }
 

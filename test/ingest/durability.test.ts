@@ -1,11 +1,12 @@
 // 202 means durable: a SIGKILL during ingestion loses no acknowledged event, and replaying the log never doubles one.
 import { afterAll, expect, test } from 'bun:test';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { queryStored, sendEvent } from './inspect-db.ts';
+import { toLine } from '../../src/ingest/log-format.ts';
 
 let srv: TestServer | undefined;
 const spare = mkdtempSync(join(tmpdir(), 'tern-log-copy-'));
@@ -128,4 +129,17 @@ test('the record of loaded segments does not grow without bound', async () => {
   expect(n).toBeLessThanOrEqual(1);
   const [{ e }] = await queryStored<{ e: number }>(srv.dataDir, 'SELECT count(*)::INTEGER AS e FROM events');
   expect(e).toBe(3);
+});
+
+test('a torn last line left by a crash is cut off at restart; the whole lines before it load', async () => {
+  await srv?.cleanup();
+  srv = await startServer();
+  const acct = await setupAccount(srv.url);
+  expect(await srv.stop()).toBe(0);
+  const row = (n: number) => toLine({ ts: '2026-01-01T00:00:00.000Z', site_id: acct.site.id, visitor_id: 1, visit_id: 1, event_type: 'pageview', url: 'https://example.com/', path: '/', props: { n: String(n) } } as any);
+  writeFileSync(join(srv.dataDir, 'log', '000000000000001-000000.ndjson'), `${row(1)}\n${row(2)}\n${row(3).slice(0, 20)}`);
+  srv = await restart(srv.dataDir);
+  expect(await srv.stop()).toBe(0);
+  expect(await storedIds(srv.dataDir)).toEqual(new Map([['1', 1], ['2', 1]]));
+  expect(existsSync(join(srv.dataDir, 'log', 'failed'))).toBe(false);
 });
