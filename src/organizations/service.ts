@@ -43,10 +43,11 @@ export async function membershipRole(db: Database, userId: string, orgId: string
 
 export async function patchOrganization(db: Database, orgId: string, role: string, input: { name?: string; plan?: Plan }) {
   if (role !== 'owner') throw forbidden('Only the organization owner can change it');
-  if (input.name !== undefined) await db.exec('UPDATE organizations SET name = ? WHERE id = ?::UUID', [input.name, orgId]);
-  if (input.plan !== undefined) {
-    await db.exec('UPDATE organizations SET plan = ? WHERE id = ?::UUID', [input.plan, orgId]);
-    forgetOrganizationKeys(orgId);
-  }
-  return (await getOrganization(db, orgId))!;
+  // One statement for either or both fields: an absent one keeps its value.
+  const [org] = await db.query<Organization>(
+    `UPDATE organizations AS o SET name = COALESCE(?, name), plan = COALESCE(?, plan) WHERE o.id = ?::UUID RETURNING ${COLUMNS}`,
+    [input.name ?? null, input.plan ?? null, orgId],
+  );
+  if (input.plan !== undefined) forgetOrganizationKeys(orgId);
+  return org!;
 }
