@@ -48,9 +48,9 @@ export async function updateFunnel(db: Database, siteId: string, funnelId: strin
 }
 
 export async function deleteFunnel(db: Database, siteId: string, funnelId: string) {
-  const funnel = await getFunnel(db, siteId, funnelId);
-  await db.exec(`DELETE FROM funnels WHERE id = ?::UUID`, [funnel.id]);
-  return { id: funnel.id };
+  const [row] = await db.query(`DELETE FROM funnels WHERE site_id = ? AND id = TRY_CAST(? AS UUID) RETURNING id::VARCHAR AS id`, [siteId, funnelId]);
+  if (!row) throw notFound('Funnel not found');
+  return { id: row.id as string };
 }
 
 export async function deleteSiteFunnels(db: Database, siteId: string) {

@@ -51,9 +51,9 @@ export async function updateGoal(db: Database, siteId: string, goalId: string, i
 }
 
 export async function setArchived(db: Database, siteId: string, goalId: string, archived: boolean): Promise<Goal> {
-  const goal = await getGoal(db, siteId, goalId);
-  await db.exec(`UPDATE goals SET archived = ? WHERE id = ?::UUID`, [archived, goal.id]);
-  return { ...goal, archived };
+  const [row] = await db.query(`UPDATE goals SET archived = ? WHERE site_id = ? AND id = TRY_CAST(? AS UUID) RETURNING ${COLUMNS}`, [archived, siteId, goalId]);
+  if (!row) throw notFound('Goal not found');
+  return shape(row);
 }
 
 export async function deleteSiteGoals(db: Database, siteId: string) {

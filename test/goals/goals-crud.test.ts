@@ -25,6 +25,8 @@ test('create, list, update, archive, unarchive', async () => {
 
   const archived = await api.post(`${base}/${signup.body.data.id}/archive`, undefined, key);
   expect(archived).toMatchObject({ status: 200, body: { data: { id: signup.body.data.id, archived: true } } });
+  // The archive answer is the whole goal as the list shows it.
+  expect(archived.body.data).toEqual({ ...signup.body.data, path: '/join/**', archived: true });
   expect((await api.get(base, key)).body.data.goals.map((g: any) => g.name)).toEqual(['Purchase']);
   expect((await api.get(`${base}?include_archived=true`, key)).body.data.goals.map((g: any) => g.name)).toEqual(['Signup', 'Purchase']);
   expect((await api.post(`${base}/${signup.body.data.id}/unarchive`, undefined, key)).body.data.archived).toBe(false);
