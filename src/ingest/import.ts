@@ -16,7 +16,7 @@ import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
 import { parseImportLine } from './validate.ts';
 
-export const MAX_LINE_BYTES = 64 * 1024;
+const MAX_LINE_BYTES = 64 * 1024;
 const MAX_ERRORS = 100;
 const FLUSH_CHARS = 1 << 20;
 

@@ -3,7 +3,7 @@
 import type { Database } from '../storage/database.ts';
 import { visitIdOf } from './hash.ts';
 
-export const VISIT_GAP_MS = 30 * 60 * 1000;
+const VISIT_GAP_MS = 30 * 60 * 1000;
 
 /** `path`/`hostname`: the visit's latest pageview, which the next pageview's engagement report is about. */
 type Open = { visitId: number; lastMs: number; path: string | null; hostname: string | null };

@@ -9,7 +9,7 @@ import { ensureDir, partitionDir, parquetRoot, sqlPath, TIME_COL, type ParquetFi
 import { log } from '../log.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
-export const CLOSED_AFTER_MS = 35 * 60 * 1000;
+const CLOSED_AFTER_MS = 35 * 60 * 1000;
 const MERGE_MIN_FILES = 4;
 const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */

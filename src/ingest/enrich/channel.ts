@@ -67,8 +67,6 @@ const RULES: Array<[channel: string, test: (f: Facts) => boolean]> = [
   ['Referral', (f) => REFERRAL_MEDIA.has(f.medium) || f.hasSource],
 ];
 
-export const CHANNELS = [...RULES.map(([c]) => c), 'Direct'] as const;
-
 function clickKinds(params: URLSearchParams | null): Set<ClickKind> {
   const kinds = new Set<ClickKind>();
   if (params) for (const key of params.keys()) {

@@ -4,7 +4,7 @@ import { domainToASCII } from 'node:url';
 import { sourceForHost, sourceForTag } from './known-sources.ts';
 import { normalizeHost, param } from './url.ts';
 
-export const MAX_REFERRER = 2000;
+const MAX_REFERRER = 2000;
 
 export type SourceInput = {
   referrer: string | null | undefined;
@@ -41,7 +41,7 @@ function isOwnHost(host: string, pageHost: string | null, siteDomain: string): b
 const ORIGIN = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i;
 
 /** Source named by the referring URL, or null for none, self-referrals and non-web referrers. */
-export function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
+function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
   const m = ORIGIN.exec(referrer);
   if (!m || !m[2]) return null;
   const scheme = m[1]!.toLowerCase();

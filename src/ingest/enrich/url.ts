@@ -12,8 +12,8 @@ export type PageUrl = {
   utm_content: string | null;
 };
 
-export const MAX_PATH = 2000;
-export const MAX_UTM = 500;
+const MAX_PATH = 2000;
+const MAX_UTM = 500;
 
 const EMPTY: PageUrl = {
   hostname: null, path: null, params: null,
