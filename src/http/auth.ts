@@ -23,57 +23,59 @@ export function bearerToken(request: Request): string | undefined {
   return m?.[1];
 }
 
-async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
-  const token = bearerToken(request);
-  let principal: Principal;
-  let rateHeaders: Record<string, string> = {};
+/** Who is calling (contract §4 steps 1–3), and the data rate-limit headers counted for them. */
+async function authenticate(
+  ctx: AppContext,
+  usage: KeyUsage,
+  need: Need,
+  token: string | undefined,
+): Promise<{ principal: Principal; rateHeaders: Record<string, string> }> {
   if (need.kind === 'session') {
     if (token?.startsWith(KEY_PREFIX)) throw forbidden('API keys cannot access this endpoint');
-    const userId = token ? await sessionUser(ctx.db, token) : undefined;
+    const userId = token && (await sessionUser(ctx.db, token));
     if (!userId) throw unauthorized('Invalid or expired session');
-    principal = { kind: 'session', userId, token: token! };
-  } else {
-    if (!token) throw unauthorized('Missing or invalid Authorization header');
-    if (token.startsWith(KEY_PREFIX)) {
-      const key = await authenticateKey(ctx.db, token, usage);
-      if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
-      principal = { kind: 'key', key };
-      rateHeaders = ctx.limiters.data.hit(`key:${key.id}`).headers;
-    } else {
-      const userId = await sessionUser(ctx.db, token);
-      // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
-      if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
-      principal = { kind: 'session', userId, token };
-      rateHeaders = ctx.limiters.data.hit(`user:${userId}`).headers;
-    }
+    return { principal: { kind: 'session', userId, token: token! }, rateHeaders: {} };
   }
-  let orgId: string | null = null;
-  let role: string | null = null;
-  if (params.orgId !== undefined) {
+  if (!token) throw unauthorized('Missing or invalid Authorization header');
+  if (token.startsWith(KEY_PREFIX)) {
+    const key = await authenticateKey(ctx.db, token, usage);
+    if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
+    return { principal: { kind: 'key', key }, rateHeaders: ctx.limiters.data.hit(`key:${key.id}`).headers };
+  }
+  const userId = await sessionUser(ctx.db, token);
+  // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
+  if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
+  return { principal: { kind: 'session', userId, token }, rateHeaders: ctx.limiters.data.hit(`user:${userId}`).headers };
+}
+
+/** The caller's role in the addressed organization: 404 unless a member (or a key of that organization). */
+async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Promise<string> {
+  if (principal.kind === 'session') return membershipRole(ctx.db, principal.userId, orgId);
+  if (principal.key.org_id !== orgId) throw notFound('Organization not found');
+  return 'api_key';
+}
+
+async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
+  const { principal, rateHeaders } = await authenticate(ctx, usage, need, bearerToken(request));
+  if (params.orgId === undefined) return { principal, orgId: null, role: null, site: null, rateHeaders };
+  try {
     // UUIDs are case-insensitive; stored ones are lowercase.
-    const wanted = params.orgId.toLowerCase();
-    try {
-      if (principal.kind === 'key') {
-        if (principal.key.org_id !== wanted) throw notFound('Organization not found');
-        role = 'api_key';
-      } else {
-        role = await membershipRole(ctx.db, principal.userId, wanted);
-      }
-      orgId = wanted;
-      if (need.kind === 'data' && principal.kind === 'key' && !principal.key.scopes.includes(need.scope)) {
-        throw forbidden(`API key missing required scope: ${need.scope}`);
-      }
-    } catch (e) {
-      if (e instanceof ApiError) Object.assign(e.headers, rateHeaders);
-      throw e;
+    const orgId = params.orgId.toLowerCase();
+    const role = await roleIn(ctx, principal, orgId);
+    if (need.kind === 'data' && principal.kind === 'key' && !principal.key.scopes.includes(need.scope)) {
+      throw forbidden(`API key missing required scope: ${need.scope}`);
     }
+    let site: Site | null = null;
+    if (params.siteId !== undefined) {
+      site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
+      if (!site) throw notFound('Site not found');
+    }
+    return { principal, orgId, role, site, rateHeaders };
+  } catch (e) {
+    // A refusal after the request was counted still tells the caller where they stand.
+    if (e instanceof ApiError) Object.assign(e.headers, rateHeaders);
+    throw e;
   }
-  let site: Site | null = null;
-  if (params.siteId !== undefined && orgId) {
-    site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
-    if (!site) throw new ApiError(404, 'Site not found', rateHeaders);
-  }
-  return { principal, orgId, role, site, rateHeaders };
 }
 
 /**
