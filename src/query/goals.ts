@@ -61,10 +61,11 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
   const q = sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
       coalesce(sum(revenue), 0)::DOUBLE AS revenue
     FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${eventsSource(scope)} e WHERE ${c}) GROUP BY b`;
-  const [[metrics], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
+  const [[totals], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
+  const { id: _id, name: _name, ...metrics } = totals!;
   const byBucket = new Map(found.map((r) => [r.bucket, r]));
   return {
-    metrics: { visitors: metrics!.visitors, completions: metrics!.completions, conversion_rate: metrics!.conversion_rate, revenue: metrics!.revenue },
+    metrics,
     points: bucketLabels(scope.range, interval).map((date) => {
       const r = byBucket.get(date);
       return { date, visitors: r?.visitors ?? 0, completions: r?.completions ?? 0, revenue: revenueOf(r?.revenue ?? 0, r?.completions ?? 0, goal.value) };
