@@ -19,8 +19,8 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
 
 export async function visitorList(db: Database, siteId: string, q: Page & { search?: string }) {
-  const search = q.search ? q.search : undefined;
-  const { rows, total } = await listVisitors(db, siteId, await activeGoals(db, siteId), q, search);
+  // An empty search (?search=) lists everyone.
+  const { rows, total } = await listVisitors(db, siteId, await activeGoals(db, siteId), q, q.search || undefined);
   return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
 }
 
