@@ -4,13 +4,11 @@
 // of step k strictly after the one chosen for step k−1 (so steps done out of order do not count).
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
-import type { MatchDef } from './goals-match.ts';
-import { matchCondition } from './goals-match.ts';
+import type { FunnelWindow } from '../funnels/model.ts';
+import { matchCondition, type MatchDef } from './goals-match.ts';
 import { visitsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
 import { frag, join, sql } from './sql.ts';
-
-export type FunnelWindow = 'session' | '1h' | '1d' | '7d' | '30d';
 
 /** Milliseconds allowed from the first step, per window; session windows group by visit instead. */
 const WINDOW_MS: Record<Exclude<FunnelWindow, 'session'>, number> = { '1h': 3_600_000, '1d': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
