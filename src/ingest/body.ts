@@ -27,12 +27,5 @@ export async function readCapped(request: Request, fail: (status: number, msg: s
     }
     chunks.push(value);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0]! : concat(chunks, total));
-}
-
-function concat(chunks: Uint8Array[], total: number) {
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.byteLength; }
-  return out;
+  return decoder.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
 }
