@@ -1,5 +1,5 @@
 // Typed filters → WHERE fragments. Values and property keys are always bound parameters.
-import { and, frag, ident, or, sql, type Fragment } from './sql.ts';
+import { and, ident, oneOf, or, sql, type Fragment } from './sql.ts';
 import type { Filter } from './filters.ts';
 import { anyGoalCondition } from './goals-match.ts';
 
@@ -22,10 +22,7 @@ function positive(f: Filter): Fragment {
     case 'is':
     case 'is_not': {
       const values = f.values.filter((v) => !NONE_LABELS.has(v));
-      const parts: Fragment[] = [];
-      if (values.length) parts.push(sql`${col} = ANY(${values}::VARCHAR[])`);
-      if (values.length < f.values.length) parts.push(sql`${col} IS NULL`);
-      return or(parts);
+      return oneOf(col, values, values.length < f.values.length);
     }
     case 'contains':
     case 'not_contains':
@@ -46,4 +43,4 @@ export function isVisitLevel(f: Filter): boolean {
   return f.target.kind === 'column' && f.target.level === 'visit';
 }
 
-export const conditions = (filters: Filter[]): Fragment => (filters.length ? and(filters.map(condition)) : frag('TRUE'));
+export const conditions = (filters: Filter[]): Fragment => and(filters.map(condition));

@@ -4,7 +4,7 @@
 import type { Database, Row } from '../storage/database.ts';
 import { selectMetrics, type Metric, type Table } from './metrics.ts';
 import { rows } from './run.ts';
-import { ident, or, sql, type Fragment } from './sql.ts';
+import { ident, oneOf, sql, type Fragment } from './sql.ts';
 
 export type Ranked = { rows: Row[]; groups: number };
 
@@ -17,10 +17,7 @@ function order(a: Row, b: Row) {
 function exactFor(src: Fragment, column: string, names: (string | null)[], metrics: readonly Metric[], table: Table, all: boolean): Fragment {
   const col = ident(column);
   const values = names.filter((n): n is string => n !== null);
-  const where = all ? sql`TRUE` : or([
-    ...(values.length ? [sql`${col} = ANY(${values}::VARCHAR[])`] : []),
-    ...(values.length < names.length ? [sql`${col} IS NULL`] : []),
-  ]);
+  const where = all ? sql`TRUE` : oneOf(col, values, values.length < names.length);
   return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)} FROM ${src} WHERE ${where} GROUP BY ALL`;
 }
 

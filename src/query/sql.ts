@@ -35,3 +35,7 @@ export const ident = (name: string): Fragment => {
 
 export const and = (parts: Fragment[]): Fragment => (parts.length ? join(parts.map((p) => sql`(${p})`), ' AND ') : frag('TRUE'));
 export const or = (parts: Fragment[]): Fragment => (parts.length ? join(parts.map((p) => sql`(${p})`), ' OR ') : frag('FALSE'));
+
+/** `col` equals one of `values` (bound as one list), or is NULL when `orNull`: the missing-value group or label. */
+export const oneOf = (col: Fragment, values: string[], orNull: boolean): Fragment =>
+  or([...(values.length ? [sql`${col} = ANY(${values}::VARCHAR[])`] : []), ...(orNull ? [sql`${col} IS NULL`] : [])]);
