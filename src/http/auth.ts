@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
+import { checkBeforeBody } from './before-body.ts';
 import { authenticateKey, KEY_PREFIX, KeyUsage, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
@@ -86,36 +87,10 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
 export function authPlugin(ctx: AppContext) {
   const usage = new KeyUsage(ctx.db);
   ctx.extras.keyUsage = usage;
-  const pending = new WeakMap<Request, Promise<Access>>();
-  const run = (need: Need, request: Request, params: Record<string, string>) => {
-    let p = pending.get(request);
-    if (!p) {
-      p = check(ctx, usage, need, request, params ?? {});
-      p.catch(() => {});
-      pending.set(request, p);
-    }
-    return p;
+  const hooks = (need: Need) => {
+    const { run, hooks } = checkBeforeBody((request, params) => check(ctx, usage, need, request, params), (a) => a.rateHeaders);
+    return { ...hooks, resolve: async ({ request, params }: any) => ({ access: await run(request, params) }) };
   };
-  const hooks = (need: Need) => ({
-    // Parse runs before body parsing and validation. A failed check short-circuits parsing (an error
-    // thrown here would become a 400 PARSE error) and transform rethrows it; a passed check sets the
-    // rate-limit headers now so that a 400 for a malformed body carries them too.
-    parse: [
-      async ({ request, params, set }: any) => {
-        const access = await run(need, request, params).catch(() => undefined);
-        if (!access) return {};
-        Object.assign(set.headers, access.rateHeaders);
-        return undefined;
-      },
-    ],
-    async transform({ request, params, set }: any) {
-      const access = await run(need, request, params);
-      Object.assign(set.headers, access.rateHeaders);
-    },
-    async resolve({ request, params }: any) {
-      return { access: await run(need, request, params) };
-    },
-  });
   return new Elysia({ name: 'auth' }).macro({
     session: (enabled: true) => hooks({ kind: 'session' }),
     scope: (scope: Scope) => hooks({ kind: 'data', scope }),
