@@ -1,9 +1,11 @@
 // What every route module and service may depend on, built once by main/server.
+// Feature modules keep their own state in their factory's closure (see module.ts).
 import type { Config } from './config.ts';
 import type { Database } from './storage/database.ts';
 import type { SiteCache } from './sites/site-cache.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Serial } from './storage/serial.ts';
+import type { KeyUsage } from './keys/service.ts';
 
 export type AppContext = {
   config: Config;
@@ -12,6 +14,6 @@ export type AppContext = {
   limiters: { data: RateLimiter; auth: RateLimiter };
   /** Queue for writers of the analytics tables (loader, identify, compaction, site deletion): DuckDB aborts one of two transactions touching the same rows. */
   analyticsWrites: Serial;
-  /** Ingestion and the other subsystems attach here as they are built (see server.ts). */
-  extras: Record<string, unknown>;
+  /** API keys' last-use times, batched in memory and flushed every few seconds. */
+  keyUsage: KeyUsage;
 };

@@ -21,34 +21,34 @@ import { goalsModule } from './goals/module.ts';
 import { funnelsModule } from './funnels/module.ts';
 import { annotationsModule } from './annotations/module.ts';
 import { visitorsModule } from './visitors/module.ts';
-import type { KeyUsage } from './keys/service.ts';
+import { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 
-/** Every feature, in start order. Add a module here; nothing else in this file needs to change. */
-const modules: Module[] = [
+/** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
+const modules = (): Module[] => [
   { name: 'accounts', routes: accountRoutes },
   { name: 'organizations', routes: organizationRoutes },
   { name: 'sites', routes: siteRoutes },
   { name: 'keys', routes: keyRoutes },
   { name: 'analytics', routes: analyticsRoutes },
-  ingestModule,
+  ingestModule(),
   goalsModule,
   funnelsModule,
   annotationsModule,
   visitorsModule,
-  trackerModule,
+  trackerModule(),
 ];
 
-export function createApp(ctx: AppContext) {
+export function createApp(ctx: AppContext, features: Module[]) {
   const auth = authPlugin(ctx);
   let app = new Elysia()
     .use(errorHandler)
     .use(openapiPlugin())
     .use(healthRoutes);
-  for (const m of modules) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
+  for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
   return app;
 }
 
@@ -65,10 +65,11 @@ export async function startServer(config: Config): Promise<Tern> {
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),
-    extras: {},
+    keyUsage: new KeyUsage(db),
   };
-  for (const m of modules) await m.start?.(ctx);
-  const app = createApp(ctx);
+  const features = modules();
+  for (const m of features) await m.start?.(ctx);
+  const app = createApp(ctx, features);
   const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host });
   log.info('listening', { port: server.port, host: config.host, dataDir: config.dataDir });
   let stopping: Promise<void> | undefined;
@@ -78,8 +79,8 @@ export async function startServer(config: Config): Promise<Tern> {
     stop: () =>
       (stopping ??= (async () => {
         await server.stop();
-        for (const m of [...modules].reverse()) await m.stop?.(ctx);
-        await (ctx.extras.keyUsage as KeyUsage | undefined)?.stop();
+        for (const m of [...features].reverse()) await m.stop?.(ctx);
+        await ctx.keyUsage.stop();
         await db.close();
       })()),
   };

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { checkBeforeBody } from './before-body.ts';
-import { authenticateKey, KEY_PREFIX, KeyUsage, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
+import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey, type KeyUsage } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
 import type { Scope } from '../keys/model.ts';
@@ -85,8 +85,7 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
  * Both resolve `access` ({principal, orgId, role, site}) for the handler.
  */
 export function authPlugin(ctx: AppContext) {
-  const usage = new KeyUsage(ctx.db);
-  ctx.extras.keyUsage = usage;
+  const usage = ctx.keyUsage;
   const hooks = (need: Need) => {
     const { run, hooks } = checkBeforeBody((request, params) => check(ctx, usage, need, request, params), (a) => a.rateHeaders);
     return { ...hooks, resolve: async ({ request, params }: any) => ({ access: await run(request, params) }) };

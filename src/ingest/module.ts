@@ -4,16 +4,19 @@ import { clearStaging } from './import.ts';
 import { ingestRoutes } from './routes.ts';
 import { IngestService } from './service.ts';
 
-export const ingestModule: Module = {
-  name: 'ingest',
-  async start(ctx) {
-    clearStaging(ctx.config.dataDir);
-    const svc = new IngestService(ctx);
-    await svc.start();
-    ctx.extras.ingest = svc;
-  },
-  routes: ingestRoutes,
-  async stop(ctx) {
-    await (ctx.extras.ingest as IngestService | undefined)?.stop();
-  },
-};
+export function ingestModule(): Module {
+  let svc: IngestService | undefined;
+  return {
+    name: 'ingest',
+    async start(ctx) {
+      clearStaging(ctx.config.dataDir);
+      svc = new IngestService(ctx);
+      await svc.start();
+    },
+    // Routes are composed after start, so the service is there by the first request.
+    routes: (ctx, auth) => ingestRoutes(ctx, auth, () => svc!),
+    async stop() {
+      await svc?.stop();
+    },
+  };
+}

@@ -42,8 +42,7 @@ const ImportResultSchema = z.object({
   errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
 });
 
-export const ingestRoutes = (ctx: AppContext, auth: Auth) => {
-  const svc = () => ctx.extras.ingest as IngestService;
+export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestService) => {
   const origin = (request: Request) => ({
     ip: clientIp(request, ctx.config.trustProxy),
     userAgent: request.headers.get('user-agent') ?? '',

@@ -4,19 +4,21 @@ import { log } from '../log.ts';
 import { GZIP_BUDGET, loadTracker, type TrackerAsset } from './bundle.ts';
 import { trackerRoutes } from './routes.ts';
 
-export const trackerModule: Module = {
-  name: 'tracker',
-  async start(ctx) {
-    try {
-      const asset = await loadTracker(ctx.config.dataDir);
-      ctx.extras.tracker = asset;
-      const fields = { bytes: asset.bytes, gzip_bytes: asset.gzipBytes, cached: asset.cached };
-      if (asset.gzipBytes > GZIP_BUDGET) log.warn('tracker.js is over its 3 KB gzip budget', fields);
-      else log.info('tracker.js ready', fields);
-    } catch (e) {
-      // Analytics must keep running without the script; /tracker.js answers 503 until the next successful start.
-      log.error('tracker.js could not be built', { error: String(e) });
-    }
-  },
-  routes: (ctx) => trackerRoutes(() => ctx.extras.tracker as TrackerAsset | undefined),
-};
+export function trackerModule(): Module {
+  let asset: TrackerAsset | undefined;
+  return {
+    name: 'tracker',
+    async start(ctx) {
+      try {
+        asset = await loadTracker(ctx.config.dataDir);
+        const fields = { bytes: asset.bytes, gzip_bytes: asset.gzipBytes, cached: asset.cached };
+        if (asset.gzipBytes > GZIP_BUDGET) log.warn('tracker.js is over its 3 KB gzip budget', fields);
+        else log.info('tracker.js ready', fields);
+      } catch (e) {
+        // Analytics must keep running without the script; /tracker.js answers 503 until the next successful start.
+        log.error('tracker.js could not be built', { error: String(e) });
+      }
+    },
+    routes: () => trackerRoutes(() => asset),
+  };
+}
