@@ -77,44 +77,40 @@ export class Database {
   }
 
   /** Run one statement with bound parameters and return its rows as plain JSON-ready objects. */
-  async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    const c = await this.pool.acquire();
-    try {
-      const reader = await c.runAndReadAll(sql, bindable(params));
-      return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
-    } finally {
-      this.pool.release(c);
-    }
+  query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    return this.withConnection((c) => new Tx(c).query<T>(sql, params));
   }
 
   async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
     return (await this.query<T>(sql, params))[0];
   }
 
-  async exec(sql: string, params: Param[] = []): Promise<void> {
+  exec(sql: string, params: Param[] = []): Promise<void> {
+    return this.withConnection((c) => new Tx(c).exec(sql, params));
+  }
+
+  private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const c = await this.pool.acquire();
     try {
-      await c.run(sql, bindable(params));
+      return await fn(c);
     } finally {
       this.pool.release(c);
     }
   }
 
   /** Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. */
-  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const c = await this.pool.acquire();
-    const tx = new Tx(c);
-    try {
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.withConnection(async (c) => {
       await c.run('BEGIN TRANSACTION');
-      const out = await fn(tx);
-      await c.run('COMMIT');
-      return out;
-    } catch (e) {
-      await c.run('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      this.pool.release(c);
-    }
+      try {
+        const out = await fn(new Tx(c));
+        await c.run('COMMIT');
+        return out;
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => {});
+        throw e;
+      }
+    });
   }
 
   async close(): Promise<void> {
