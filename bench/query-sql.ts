@@ -74,14 +74,13 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   locations: visitBreakdown('country'),
   revenue(q) {
     const prev = comparisonRange(q.range, 'previous_period')!;
-    // An order id counts once, at its first occurrence even when that lies before the range.
+    // An order id counts once, at its first occurrence even when that lies before the range (the orders registry).
     const orders = (events: Fragment, fromUtc: string) => {
       const w = andWhere(q, 'revenue IS NOT NULL');
-      const earlier = tableSource('events', q.siteId, { fromUtc: '1970-01-01T00:00:00.000Z', toUtc: fromUtc });
       return {
-        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM ${earlier.sql} WHERE revenue IS NOT NULL))
+        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM orders WHERE site_id = ? AND first_ts < ?::TIMESTAMP))
           QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`,
-        params: [...events.params, ...w.params, ...earlier.params],
+        params: [...events.params, ...w.params, q.siteId, fromUtc],
       };
     };
     const cur = orders(q.events, q.range.fromUtc);

@@ -27,6 +27,9 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
     await tx.exec(`INSERT INTO events (${EVENT_COLUMN_LIST}) SELECT ${EVENT_COLUMN_LIST} FROM ${stage}`);
+    await tx.exec(`INSERT INTO orders
+      SELECT site_id, order_id, min(ts) FROM ${stage} WHERE order_id IS NOT NULL AND revenue IS NOT NULL GROUP BY ALL
+      ON CONFLICT (site_id, order_id) DO UPDATE SET first_ts = least(orders.first_ts, EXCLUDED.first_ts)`);
 
     await tx.exec(`
       CREATE TEMP TABLE ${vagg} AS

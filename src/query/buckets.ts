@@ -1,7 +1,7 @@
 // Chart intervals in the site's zone: the label of every bucket in a range (zero-filled by the caller)
 // and the SQL expression putting a UTC timestamp in its local bucket.
 import { badRequest } from '../http/errors.ts';
-import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, wallClock } from './calendar.ts';
+import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc, wallClock } from './calendar.ts';
 import type { Range } from './period.ts';
 import { frag, ident, join, sql, type Fragment } from './sql.ts';
 
@@ -19,28 +19,53 @@ export function defaultInterval(r: Range): Interval {
 
 const FORMAT: Record<Interval, string> = { hour: '%Y-%m-%d %H:00:00', day: '%Y-%m-%d', week: '%Y-%m-%d', month: '%Y-%m-%d' };
 
+const US_PER_HOUR = 3_600_000_000;
+const US_PER_DAY = 86_400_000_000;
+/** Month buckets pick their start from a CASE over the month boundaries up to this many; longer ranges truncate. */
+const MONTH_ARMS = 36;
+
 /**
- * A UTC TIMESTAMP column as local wall-clock time. The offsets of the range are worked out once in JS
- * and applied as plain arithmetic: converting every row with ICU's timezone() costs ~5× more.
+ * A UTC TIMESTAMP column as local wall-clock time, in integer microseconds since the local epoch. The
+ * offsets of the range are worked out once in JS and applied as plain integer arithmetic: converting
+ * every row with ICU's timezone() costs ~5× more, and date_trunc on timestamps twice the integer division.
  */
-export function localTimeSql(column: string, r: Range): Fragment {
+function localMicrosSql(column: string, r: Range): Fragment {
   const col = ident(column);
   const changes = offsetChanges(Date.parse(r.fromUtc), Date.parse(r.toUtc), r.timezone);
-  const secs = (ms: number) => Math.round(ms / 1000);
-  if (changes.length === 1) return sql`(${col} + to_seconds(${secs(changes[0]!.offset)}::BIGINT))`;
-  const whens = changes.slice(1).map((c, i) => sql`WHEN ${col} < ${iso(c.at)}::TIMESTAMP THEN ${secs(changes[i]!.offset)}::BIGINT`);
-  return sql`(${col} + to_seconds(CASE ${join(whens, ' ')} ELSE ${secs(changes[changes.length - 1]!.offset)}::BIGINT END))`;
+  const us = (ms: number) => Math.round(ms / 1000) * 1_000_000;
+  if (changes.length === 1) return sql`(epoch_us(${col}) + ${us(changes[0]!.offset)}::BIGINT)`;
+  const whens = changes.slice(1).map((c, i) => sql`WHEN ${col} < ${iso(c.at)}::TIMESTAMP THEN ${us(changes[i]!.offset)}::BIGINT`);
+  return sql`(epoch_us(${col}) + CASE ${join(whens, ' ')} ELSE ${us(changes[changes.length - 1]!.offset)}::BIGINT END)`;
 }
 
-/** The local bucket start of a UTC TIMESTAMP column (truncate per row; format once per group with bucketLabelSql). */
+/** Local month starts: each boundary's UTC instant is where the CASE moves on to the next bucket. */
+function monthSql(column: string, r: Range): Fragment {
+  const col = ident(column);
+  const starts: string[] = [];
+  for (let d = monthStart(r.from); d <= r.to; d = addMonths(d, 1)) starts.push(d);
+  const local = (d: string) => Date.parse(`${d}T00:00:00Z`) * 1000;
+  if (starts.length > MONTH_ARMS) return sql`epoch_us(date_trunc('month', make_timestamp(${localMicrosSql(column, r)})))`;
+  const whens = starts.slice(1).map((d, i) => sql`WHEN ${col} < ${iso(startOfDayUtc(d, r.timezone))}::TIMESTAMP THEN ${local(starts[i]!)}::BIGINT`);
+  return whens.length ? sql`CASE ${join(whens, ' ')} ELSE ${local(starts[starts.length - 1]!)}::BIGINT END` : sql`${local(starts[0]!)}::BIGINT`;
+}
+
+/**
+ * The local bucket start of a UTC TIMESTAMP column, as BIGINT microseconds of local wall-clock time
+ * (grouping on integers; format once per group with bucketLabelSql). Weeks start on Monday: day 0,
+ * 1970-01-01, was a Thursday.
+ */
 export function bucketSql(interval: Interval, r: Range, column: string): Fragment {
-  if (!INTERVALS.includes(interval)) throw new Error(`unknown interval ${interval}`);
-  // The unit must be a literal for DuckDB; it comes from the INTERVALS allow-list, never from the request text.
-  return sql`date_trunc('${frag(interval)}', ${localTimeSql(column, r)})`;
+  if (interval === 'month') return monthSql(column, r);
+  const local = localMicrosSql(column, r);
+  if (interval === 'hour') return sql`(${local} // ${frag(String(US_PER_HOUR))} * ${frag(String(US_PER_HOUR))})`;
+  const day = sql`(${local} // ${frag(String(US_PER_DAY))})`;
+  if (interval === 'day') return sql`(${day} * ${frag(String(US_PER_DAY))})`;
+  if (interval === 'week') return sql`((${day} - (${day} + 3) % 7) * ${frag(String(US_PER_DAY))})`;
+  throw new Error(`unknown interval ${interval}`);
 }
 
 /** A bucket start as its label: 'YYYY-MM-DD' (day; a week by its Monday; a month by its 1st) or 'YYYY-MM-DD HH:00:00'. */
-export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(${frag(expr)}, ${FORMAT[interval]})`;
+export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(make_timestamp(${frag(expr)}), ${FORMAT[interval]})`;
 
 /**
  * Every bucket label of the range, in order. Hours are walked as real instants, so a spring-forward day

@@ -1,7 +1,6 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
 import type { Database } from '../storage/database.ts';
-import { tableSource } from '../storage/sources.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { changes } from './aggregate.ts';
@@ -10,18 +9,16 @@ import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one, rows } from './run.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
-const EPOCH = '1970-01-01T00:00:00.000Z';
-
 /**
  * One row per order: events carrying revenue in the scope, an order_id counted at its first occurrence
- * only — also when that occurrence lies before the range, so a resent order never counts again.
+ * only — also when that occurrence lies before the range (the orders registry), so a resent order never
+ * counts again.
  */
 function orders(scope: Scope): Fragment {
   const paid = eventsSource(scope, frag('revenue IS NOT NULL'));
-  const earlier = tableSource('events', scope.site.id, { fromUtc: EPOCH, toUtc: scope.range.fromUtc });
   return sql`(SELECT ts, visitor_id, revenue::DOUBLE AS revenue, coalesce(upper(currency), ${scope.site.currency}) AS currency
     FROM ${paid}
-    WHERE order_id IS NULL OR order_id NOT IN (SELECT order_id FROM ${earlier} WHERE order_id IS NOT NULL AND revenue IS NOT NULL)
+    WHERE order_id IS NULL OR order_id NOT IN (SELECT order_id FROM orders WHERE site_id = ${scope.site.id} AND first_ts < ${scope.range.fromUtc}::TIMESTAMP)
     QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`;
 }
 
