@@ -2,6 +2,7 @@
 // all in the caller's transaction. Live log segments and imports both come through here.
 import type { Tx } from '../storage/database.ts';
 import { EVENT_COLUMN_LIST } from './log-format.ts';
+import { EVENT_REGISTRIES } from '../storage/registries.ts';
 
 /** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
 const FIRST_EVENT_ATTRS = [
@@ -27,9 +28,7 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
     await tx.exec(`INSERT INTO events (${EVENT_COLUMN_LIST}) SELECT ${EVENT_COLUMN_LIST} FROM ${stage}`);
-    await tx.exec(`INSERT INTO orders
-      SELECT site_id, order_id, min(ts) FROM ${stage} WHERE order_id IS NOT NULL AND revenue IS NOT NULL GROUP BY ALL
-      ON CONFLICT (site_id, order_id) DO UPDATE SET first_ts = least(orders.first_ts, EXCLUDED.first_ts)`);
+    for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
       CREATE TEMP TABLE ${vagg} AS

@@ -1,6 +1,6 @@
 // Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events.
 import type { Database } from '../storage/database.ts';
-import { eventsSource, visitsSource, type Scope } from './scope.ts';
+import { countsSource, eventsSource, visitsSource, type Scope } from './scope.ts';
 import { change, finish, selectMetrics, viewsPerVisit, type Metric } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one } from './run.ts';
@@ -14,10 +14,16 @@ export type Totals = {
   bounce_rate: number; visit_duration: number; events: number;
 };
 
+/** Pageviews and events of the scope: summed from the per-slot counts where they answer exactly. */
+function eventCounts(db: Database, scope: Scope) {
+  const counts = countsSource(scope);
+  return one(db, counts ? sql`SELECT ${selectMetrics(EVENT_METRICS, 'counts')} FROM ${counts}` : sql`SELECT ${selectMetrics(EVENT_METRICS, 'events')} FROM ${eventsSource(scope)}`);
+}
+
 export async function totals(db: Database, scope: Scope): Promise<Totals> {
   const [v, e] = await Promise.all([
     one(db, sql`SELECT ${selectMetrics(VISIT_METRICS, 'visits')} FROM ${visitsSource(scope)}`),
-    one(db, sql`SELECT ${selectMetrics(EVENT_METRICS, 'events')} FROM ${eventsSource(scope)}`),
+    eventCounts(db, scope),
   ]);
   const vm = finish(VISIT_METRICS, v);
   const em = finish(EVENT_METRICS, e);

@@ -2,7 +2,8 @@
 // This file is the single definition; stats, charts and breakdowns all select from it.
 import { frag, type Fragment } from './sql.ts';
 
-export type Table = 'visits' | 'events';
+/** `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes. */
+export type Table = 'visits' | 'events' | 'counts';
 
 type Def = { sql: Partial<Record<Table, string>>; finish: (v: number | null) => number | null };
 
@@ -14,8 +15,8 @@ const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
   visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)' }, finish: count },
   visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)' }, finish: count },
-  pageviews: { sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')" }, finish: count },
-  events: { sql: { visits: 'sum(events)', events: 'count(*)' }, finish: count },
+  pageviews: { sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)' }, finish: count },
+  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)' }, finish: count },
   /** % of visits with exactly one pageview and no other event (the loader's is_bounce). */
   bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
   /** Mean of (last event − first event) per visit, seconds. */

@@ -53,3 +53,17 @@ export function eventsSource(s: Scope, extra?: Fragment): Fragment {
   if (extra) where = sql`${where} AND ${extra}`;
   return sql`(SELECT * FROM ${base} WHERE ${where})`;
 }
+
+/** Every zone's period and bucket boundaries are quarter hours: the grain of event_counts. */
+const SLOT_MS = 15 * 60_000;
+
+/**
+ * The scope's pageview and event counts per 15-minute slot (time column `slot`), or null when the
+ * slots cannot answer exactly: with filters (they need the events themselves) or a range that does not
+ * start and end on a quarter hour (realtime).
+ */
+export function countsSource(s: Scope): Fragment | null {
+  const aligned = [s.range.fromUtc, s.range.toUtc].every((t) => Date.parse(t) % SLOT_MS === 0);
+  if (s.filters.length || !aligned) return null;
+  return sql`(SELECT * FROM event_counts WHERE site_id = ${s.site.id} AND slot >= ${s.range.fromUtc}::TIMESTAMP AND slot < ${s.range.toUtc}::TIMESTAMP)`;
+}

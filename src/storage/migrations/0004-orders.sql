@@ -1,12 +1,9 @@
 -- Where each order_id first appeared, per site: revenue counts an order at its first occurrence only,
 -- and this registry answers "was it seen before the range?" without scanning every earlier event.
--- Kept current by the loader; rows already in Parquet are added by the migration's backfill (migrate.ts).
+-- Kept current by the loader; existing rows (hot and Parquet) are added by its backfill (registries.ts).
 CREATE TABLE orders (
   site_id VARCHAR NOT NULL,
   order_id VARCHAR NOT NULL,
   first_ts TIMESTAMP NOT NULL,
   PRIMARY KEY (site_id, order_id)
 );
-
-INSERT INTO orders
-SELECT site_id, order_id, min(ts) FROM events WHERE order_id IS NOT NULL AND revenue IS NOT NULL GROUP BY ALL;

@@ -1,0 +1,91 @@
+// The registries that summarise events — orders (first occurrence of each order_id) and event_counts
+// (pageviews and events per 15-minute slot): filled by the loader, and on upgrade of a data directory from
+// before they existed, backfilled from the hot rows and the compacted Parquet files alike.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { client, setupAccount } from '../helpers/api.ts';
+import { importLines, queryStored } from '../ingest/inspect-db.ts';
+
+let srv: TestServer;
+let a: Awaited<ReturnType<typeof setupAccount>>;
+
+const purchase = (ts: string, uid: string, order_id: string, revenue: number) => ({
+  url: 'https://example.com/checkout', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+  event_type: 'purchase', event_name: 'Purchase', revenue, currency: 'USD', order_id,
+});
+
+const pageview = (ts: string, uid: string) => ({ url: 'https://example.com/', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' });
+
+const april = (endpoint: string, extra = '') => client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/${endpoint}?period=custom&from=2026-04-01&to=2026-04-30${extra}`, a.token);
+
+/** Per-slot counts recomputed from every stored event, to compare the registry against. */
+const slotsFromEvents = async () => queryStored(srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [a.site.id]);
+
+const aprilRevenue = async () => {
+  const r = await client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/revenue?period=custom&from=2026-04-01&to=2026-04-30`, a.token);
+  expect(r.status).toBe(200);
+  return r.body.data.metrics;
+};
+
+beforeAll(async () => {
+  srv = await startServer();
+  a = await setupAccount(srv.url);
+  // O1 first in March, resent in April; O2 only in April. Old enough that stopping compacts them to Parquet.
+  expect((await importLines(srv.url, a, [
+    purchase('2026-03-10T10:00:00Z', 'p1', 'O1', 10),
+    purchase('2026-04-02T10:00:00Z', 'p1', 'O1', 10),
+    purchase('2026-04-03T10:00:00Z', 'p2', 'O2', 20),
+    pageview('2026-04-03T09:59:00Z', 'p2'), pageview('2026-04-03T10:14:59Z', 'p2'), pageview('2026-04-03T10:15:00Z', 'p2'),
+  ])).body.data.imported).toBe(6);
+});
+afterAll(async () => { await srv.cleanup(); });
+
+test('the loader records where each order id first appeared', async () => {
+  expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
+  await srv.stop();
+  expect(await queryStored(srv.dataDir, 'SELECT order_id, first_ts FROM orders WHERE site_id = ? ORDER BY order_id', [a.site.id])).toEqual([
+    { order_id: 'O1', first_ts: '2026-03-10T10:00:00.000Z' },
+    { order_id: 'O2', first_ts: '2026-04-03T10:00:00.000Z' },
+  ]);
+  expect((await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM events WHERE site_id = ?`, [a.site.id]))[0].n).toBe(0);
+});
+
+const SLOTS = [
+  { slot: '2026-03-10T10:00:00.000Z', pageviews: 0, events: 1 },
+  { slot: '2026-04-02T10:00:00.000Z', pageviews: 0, events: 1 },
+  { slot: '2026-04-03T09:45:00.000Z', pageviews: 1, events: 1 },
+  { slot: '2026-04-03T10:00:00.000Z', pageviews: 1, events: 2 },
+  { slot: '2026-04-03T10:15:00.000Z', pageviews: 1, events: 1 },
+];
+
+test('the loader counts pageviews and events per 15-minute slot; unfiltered totals and charts read them', async () => {
+  expect(await slotsFromEvents()).toEqual(SLOTS);
+  srv = await startServer({ dataDir: srv.dataDir });
+  const stats = await april('stats');
+  expect(stats.body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
+  // A filter needs the events themselves; it must agree where it selects everything.
+  const filtered = await april('stats', `&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]))}`);
+  expect(filtered.body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
+  const chart = await april('charts');
+  expect(chart.body.data.points.find((p: any) => p.date === '2026-04-03')).toMatchObject({ pageviews: 3 });
+  await srv.stop();
+});
+
+test('a data directory from before the registry gets it backfilled from its Parquet files at start', async () => {
+  const inst = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
+  const c = await inst.connect();
+  await c.run('DROP TABLE orders');
+  await c.run('DROP TABLE event_counts');
+  await c.run(`DELETE FROM schema_migrations WHERE name IN ('0004-orders.sql', '0005-event-counts.sql')`);
+  c.closeSync();
+  inst.closeSync();
+
+  srv = await startServer({ dataDir: srv.dataDir });
+  // Without the backfill, O1's April resend would count as a new order (30 USD, 2 orders).
+  expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
+  expect((await april('stats')).body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
+  await srv.stop();
+  expect(await slotsFromEvents()).toEqual(SLOTS);
+});
