@@ -5,10 +5,10 @@
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import type { FunnelWindow } from '../funnels/model.ts';
-import { matchCondition, type MatchDef } from './goals-match.ts';
+import { matchSum, type MatchDef } from './goals-match.ts';
 import { visitsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
-import { frag, join, sql } from './sql.ts';
+import { frag, sql } from './sql.ts';
 
 /** Milliseconds allowed from the first step, per window; session windows group by visit instead. */
 const WINDOW_MS: Record<Exclude<FunnelWindow, 'session'>, number> = { '1h': 3_600_000, '1d': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
@@ -22,8 +22,7 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
  * captured an alias from the same SELECT would re-evaluate the earlier picker per list element.
  */
 export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
-  const conds = steps.map((s) => matchCondition(s));
-  const mask = join(conds.map((c, k) => sql`(${c})::BIGINT * ${frag(String(1 << k))}`), ' + ');
+  const mask = matchSum(steps, steps.map((_, k) => 1 << k));
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const events = scope.filters.length
     ? sql`(SELECT * FROM ${tableSource('events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
@@ -37,14 +36,19 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
   });
   const last = `p${steps.length}`;
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
-  const times = `[${steps.map((_, k) => `s${k + 1} >> 8`).join(', ')}]`;
+  // Seconds are medians of integer gaps (d2…dn, ms); lists of step times would be copied per row.
+  const gaps = steps.slice(1).map((_, j) => `(s${j + 2} >> 8) - (s${j + 1} >> 8) AS d${j + 2}`);
   const outs = steps.flatMap((_, k) => [
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
-    k === 0 ? `NULL AS m1` : `median(ts[${k + 1}] - ts[${k}]) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
+    k === 0 ? `NULL AS m1` : `median(d${k + 1}) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
-  // A visitor with several visits counts once, at their deepest one; time windows already group by visitor.
-  const levels = frag(`SELECT visitor_id, ${level} AS level, ${times} AS ts FROM ${last}`);
-  const best = window === 'session' ? sql`SELECT visitor_id, max(level) AS level, arg_max(ts, level) AS ts FROM (${levels}) GROUP BY visitor_id` : levels;
+  // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
+  // so every gap comes from the same visit); time windows already group by visitor.
+  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM ${last}`);
+  const deepest = '(level::BIGINT << 42) - t1';
+  const best = window === 'session'
+    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
+    : levels;
   // Only groups that reached step 1 matter; grouping on one key (the visit, or the visitor) keeps the hash small.
   const q = sql`WITH ev AS (
       SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e

@@ -112,10 +112,14 @@ test('a visitor with several visits counts once, for the deepest visit; medians 
     { uid: 's', at: '2026-03-01T09:00:00Z', path: '/pricing' }, // a second visitor: steps 1–2, 600 s
     { uid: 's', at: '2026-03-01T09:10:00Z', path: '/signup/solo' },
     { uid: 's', at: '2026-03-01T09:11:00Z', path: '/signup/again' }, // a repeat of step 2 changes nothing
+    { uid: 't', at: '2026-03-01T15:00:00Z', path: '/pricing' }, // a third: two visits equally deep (steps 1–2),
+    { uid: 't', at: '2026-03-01T15:20:00Z', path: '/signup/late' }, // 1,200 s and 40 s: the earlier visit's gap
+    { uid: 't', at: '2026-03-01T10:00:00Z', path: '/pricing' }, // counts, though sent after the later one
+    { uid: 't', at: '2026-03-01T10:00:40Z', path: '/signup/early' },
   ]);
   const obase = `/api/v1/organizations/${other.orgId}/sites/${other.site.id}`;
   const f = await other.api.post(`${obase}/funnels`, { name: 'Checkout', steps: STEPS }, other.key);
   const r = (await other.api.get(`${obase}/funnels/${f.body.data.id}/analysis?${RANGE}`, other.key)).body.data;
-  expect(pick(r.steps, 'visitors')).toEqual([2, 2, 1]);
-  expect(pick(r.steps, 'median_seconds_from_previous')).toEqual([null, 330, 30]); // median(60, 600); 30
+  expect(pick(r.steps, 'visitors')).toEqual([3, 3, 1]);
+  expect(pick(r.steps, 'median_seconds_from_previous')).toEqual([null, 60, 30]); // median(60, 600, 40 from t's earlier visit); 30
 });
