@@ -39,11 +39,17 @@ const root = join(import.meta.dir, '..');
 const dataDir = join(out, 'ingest-data');
 rmSync(dataDir, { recursive: true, force: true });
 
-type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number };
+type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number; mainUs: number };
 
 /** CPU seconds (user + system) a process has used: per event, a figure that other load on the machine does not skew. */
 const cpuSeconds = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+
+/** CPU seconds of the process's main thread alone (the JS event loop; DuckDB and I/O work on other threads). */
+const mainCpuSeconds = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
@@ -54,18 +60,21 @@ function ms(v: string, unit: string) {
 
 async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult> {
   const cpu0 = cpuSeconds(pid);
+  const main0 = mainCpuSeconds(pid);
   const p = Bun.spawn(['wrk', `-t${opt.threads}`, `-c${opt.connections}`, `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'ingest.lua'), url], {
     env: { ...process.env, BENCH_EVENTS: eventsFile }, stdout: 'pipe', stderr: 'pipe',
   });
   const text = await new Response(p.stdout).text();
   await p.exited;
   const cpu = cpuSeconds(pid) - cpu0;
+  const main = mainCpuSeconds(pid) - main0;
   const pct = (q: string) => { const m = text.match(new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, 'm')); return m ? ms(m[1]!, m[2]!) : NaN; };
   const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
   return {
     rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
     requests,
     cpuUs: (cpu * 1e6) / Math.max(requests, 1),
+    mainUs: (main * 1e6) / Math.max(requests, 1),
     p50: pct('50'),
     p99: pct('99'),
     errors: Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0) + Number(text.match(/Socket errors:.*?(\d+)/)?.[1] ?? 0),
@@ -106,7 +115,7 @@ const base = await wrk(`http://127.0.0.1:${barePort}`, seconds, bare.pid);
 bare.kill();
 await wrk(srv.url, 3, srv.proc.pid);
 const tern = await wrk(srv.url, seconds, srv.proc.pid);
-const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   CPU ${fmt(r.cpuUs, 1).padStart(5)} µs/event   non-202 ${r.errors}`);
+const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   CPU ${fmt(r.cpuUs, 1).padStart(5)} µs/event (main thread ${fmt(r.mainUs, 1)})   non-202 ${r.errors}`);
 row('bare Bun.serve (202)', base);
 row('tern /api/v1/event', tern);
 console.log(`ratio tern / bare: ${(tern.rps / base.rps).toFixed(2)} by throughput, ${(base.cpuUs / tern.cpuUs).toFixed(2)} by CPU per event`);

@@ -75,10 +75,12 @@ async function prepare(): Promise<Meta> {
   await db.exec("SET memory_limit = '4GB'");
   const site = (await SiteCache.load(db)).inOrg(acc.orgId, acc.site.id)!;
   const serial = new Serial();
+  const manifest = new ParquetManifest(DATA_DIR);
+  await manifest.load(db);
   const gen = generateEvents({ events: EVENTS, site: site.public_id, seed: 7 });
   const t0 = performance.now();
   for (let done = 0; done < EVENTS; done += CHUNK) {
-    const r = await importEvents(db, serial, site, chunkStream(gen, Math.min(CHUNK, EVENTS - done)));
+    const r = await importEvents(db, serial, manifest, site, chunkStream(gen, Math.min(CHUNK, EVENTS - done)));
     console.log(`imported ${done + r.imported} (rejected ${r.rejected}) in ${secs(t0)}`);
   }
   await db.close();

@@ -10,7 +10,8 @@ import { randomHex } from '../security/tokens.ts';
 import { log } from '../log.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { dayOf } from './salts.ts';
-import { loadRows, sessionizedSource } from './load-sql.ts';
+import { load, sessionizedSource } from './load-sql.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
@@ -57,7 +58,7 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string |
   else if (rest) yield rest;
 }
 
-export async function importEvents(db: Database, serial: Serial, site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
+export async function importEvents(db: Database, serial: Serial, manifest: ParquetManifest, site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
   if (!body) throw badRequest('Empty body: expected NDJSON, one event per line');
   const started = performance.now();
   const nonce = randomHex(8);
@@ -100,7 +101,7 @@ export async function importEvents(db: Database, serial: Serial, site: Site, bod
     await fd.close();
     const read = performance.now();
     if (result.imported) {
-      await serial.run(() => db.transaction((tx) => loadRows(tx, sessionizedSource(readLogSql), [nonce, [file]]))).catch((e) => {
+      await load(db, serial, manifest, sessionizedSource(readLogSql), [nonce, [file]]).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;

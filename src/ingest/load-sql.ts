@@ -1,6 +1,10 @@
-// The one bulk-load path: staged event lines → events, visits (merged per visit) and visitor totals,
-// all in the caller's transaction. Live log segments and imports both come through here.
-import type { Tx } from '../storage/database.ts';
+// The one bulk-load path: staged event lines → events (Parquet files, one per site and month), visits
+// (merged per visit), visitor totals and the event registries, all in the caller's transaction. Live log
+// segments and imports both come through here.
+import type { Database, Tx } from '../storage/database.ts';
+import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
+import { dropFiles, publishFiles, writePartitions } from '../storage/parquet-writer.ts';
+import type { Serial } from '../storage/serial.ts';
 import { EVENT_COLUMN_LIST } from './log-format.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
 
@@ -14,20 +18,23 @@ let seq = 0;
 
 /**
  * Loads the rows of `source` (a FROM-able SQL text with `params`) into the analytics tables.
- * Rows of sites deleted meanwhile are dropped. Returns the number of events stored.
+ * Rows of sites deleted meanwhile are dropped. Returns the number of events stored and their files.
+ * Events go straight to Parquet: inserting them into a DuckDB table cost more (its WAL, its checkpoint,
+ * then compaction reading and deleting them again) than the whole rest of the load.
  */
-export async function loadRows(tx: Tx, source: string, params: unknown[]): Promise<number> {
+async function loadRows(tx: Tx, manifest: ParquetManifest, source: string, params: unknown[]): Promise<{ rows: number; files: ParquetFile[] }> {
   const n = ++seq;
   const stage = `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
+  let files: ParquetFile[] = [];
   try {
     await tx.exec(
       `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
       params as any[],
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
-    if (!rows) return 0;
-    await tx.exec(`INSERT INTO events (${EVENT_COLUMN_LIST}) SELECT ${EVENT_COLUMN_LIST} FROM ${stage}`);
+    if (!rows) return { rows: 0, files: [] };
+    files = await writePartitions(tx, manifest, 'events', stage, { columns: EVENT_COLUMN_LIST, quick: true });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
@@ -93,12 +100,36 @@ export async function loadRows(tx: Tx, source: string, params: unknown[]): Promi
         total_revenue = visitors.total_revenue + EXCLUDED.total_revenue,
         ${['last_country', 'last_browser', 'last_os', 'last_device'].map((c) => `${c} = CASE WHEN ${newer} THEN EXCLUDED.${c} ELSE visitors.${c} END`).join(',\n        ')},
         last_referrer_source = CASE WHEN EXCLUDED.total_sessions > 0 AND ${newer} THEN EXCLUDED.last_referrer_source ELSE visitors.last_referrer_source END`);
-    return rows;
+    return { rows, files };
+  } catch (e) {
+    dropFiles(manifest, files);
+    throw e;
   } finally {
     // After a failed statement the transaction is aborted and its rollback drops these anyway;
     // a failing DROP must not replace the error that explains what went wrong.
     await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
     await tx.exec(`DROP TABLE IF EXISTS ${vagg}`).catch(() => {});
+  }
+}
+
+/**
+ * One load in its own transaction behind the other analytics writes (source null: nothing to load);
+ * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
+ */
+export async function load(db: Database, serial: Serial, manifest: ParquetManifest, source: string | null, params: unknown[], after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
+  let files: ParquetFile[] = [];
+  try {
+    const rows = await serial.run(() => db.transaction(async (tx) => {
+      const out = source ? await loadRows(tx, manifest, source, params) : { rows: 0, files: [] };
+      files = out.files;
+      await after?.(tx, out.rows);
+      return out.rows;
+    }));
+    publishFiles(manifest, files);
+    return rows;
+  } catch (e) {
+    dropFiles(manifest, files);
+    throw e;
   }
 }
 

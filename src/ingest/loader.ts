@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs
 import { basename, dirname, join } from 'node:path';
 import type { Database } from '../storage/database.ts';
 import { log } from '../log.ts';
-import { loadRows } from './load-sql.ts';
+import { load } from './load-sql.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql } from './log-format.ts';
 import type { Serial } from '../storage/serial.ts';
 
@@ -18,7 +19,7 @@ export class Loader {
   private forget: string[] = [];
   loadedEvents = 0;
 
-  constructor(private db: Database, private serial: Serial, private maxSegmentsPerLoad = 16) {}
+  constructor(private db: Database, private serial: Serial, private manifest: ParquetManifest, private maxSegmentsPerLoad = 16) {}
 
   enqueue(path: string) {
     this.queue.push(path);
@@ -87,17 +88,13 @@ export class Loader {
   private async load(paths: string[]) {
     const forgotten = this.forget.splice(0);
     const existing = paths.filter((p) => existsSync(p) && statSync(p).size > 0);
-    const rows = await this.serial.run(() =>
-      this.db.transaction(async (tx) => {
-        const n = existing.length ? await loadRows(tx, readLogSql, [existing]) : 0;
-        for (const p of paths) {
-          await tx.exec('INSERT INTO ingest_segments VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [basename(p), n]);
-        }
-        // A segment's record only guards its file; once the file is gone the record can go too.
-        if (forgotten.length) await tx.exec('DELETE FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [forgotten]);
-        return n;
-      }),
-    ).catch((e) => {
+    const rows = await load(this.db, this.serial, this.manifest, existing.length ? readLogSql : null, [existing], async (tx, n) => {
+      for (const p of paths) {
+        await tx.exec('INSERT INTO ingest_segments VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [basename(p), n]);
+      }
+      // A segment's record only guards its file; once the file is gone the record can go too.
+      if (forgotten.length) await tx.exec('DELETE FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [forgotten]);
+    }).catch((e) => {
       this.forget.unshift(...forgotten);
       throw e;
     });

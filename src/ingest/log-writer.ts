@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, st
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { log } from '../log.ts';
+import { syncDir } from '../storage/durable-file.ts';
 
 export type LogWriterOptions = {
   /** Seal the open segment once it is this old (ms)… */
@@ -148,14 +149,5 @@ function lastByte(path: string, size: number): number {
     return b[0]!;
   } finally {
     closeSync(fd);
-  }
-}
-
-async function syncDir(dir: string) {
-  try {
-    const d = await open(dir, 'r');
-    try { await d.sync(); } finally { await d.close(); }
-  } catch {
-    // Some platforms cannot fsync a directory; the file's own sync still holds its data.
   }
 }

@@ -35,20 +35,21 @@ export class IngestService {
   constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
     this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
-    this.loader = new Loader(ctx.db, this.serial);
-    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
     this.manifest = new ParquetManifest(ctx.config.dataDir);
+    this.loader = new Loader(ctx.db, this.serial, this.manifest);
+    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
     // Compaction waits for an empty loader queue, so a visit is never split between a file and a late load.
     this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.pending() === 0 });
   }
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
   async start() {
+    // The manifest first: its orphan sweep must not see the files the replay writes.
+    await this.manifest.load(this.ctx.db);
+    setManifest(this.manifest);
     const leftovers = this.writer.leftovers();
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
-    await this.manifest.load(this.ctx.db);
-    setManifest(this.manifest);
     this.ctx.sites.deleteHooks.push((siteId) => this.compactor.dropSite(siteId));
     await this.salts.start();
     await this.sessionizer.restore(this.ctx.db);
@@ -114,7 +115,7 @@ export class IngestService {
 
   /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
   async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
-    const result = await importEvents(this.ctx.db, this.serial, site, body, onBodyRead);
+    const result = await importEvents(this.ctx.db, this.serial, this.manifest, site, body, onBodyRead);
     if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return result;
   }

@@ -1,17 +1,18 @@
-// Compaction: rows of closed visits move from the hot events/visits tables into Parquet files (zstd,
-// sorted by time, one file per site, month and run), registered in parquet_files in the same transaction
-// that deletes the hot rows; small files of a month are later merged into one.
+// Compaction: closed visits move from the hot visits table into Parquet files (sorted by time, one file
+// per site, month and run), registered in parquet_files in the same transaction that deletes the hot rows.
+// Events are written to Parquet by the loader already; hot event rows (from before that) move the same way.
+// Small files of a month are merged in tiers of similar size, so a row is rewritten a few times at most.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database, Tx } from './database.ts';
+import type { Database } from './database.ts';
 import type { Serial } from './serial.ts';
-import { ensureDir, partitionDir, parquetRoot, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { dropFiles, publishFiles, SMALL_FILE_ROWS, writePartition, writePartitions } from './parquet-writer.ts';
 import { log } from '../log.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
 const MERGE_MIN_FILES = 4;
-const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
 
@@ -63,13 +64,8 @@ export class Compactor {
         const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*) AS n FROM ${closed}`);
         if (!n) return;
         for (const tbl of ['events', 'visits'] as const) {
-          const rows = `SELECT t.* FROM ${tbl} t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id`;
-          const parts = await tx.query<{ site_id: string; month: string }>(
-            `SELECT DISTINCT site_id, strftime(${TIME_COL[tbl]}, '%Y-%m') AS month FROM (${rows})`,
-          );
-          for (const { site_id, month } of parts) {
-            const f = await this.writeFile(tx, tbl, site_id, month,
-              `${rows} WHERE t.site_id = '${site_id}' AND strftime(t.${TIME_COL[tbl]}, '%Y-%m') = '${month}'`);
+          const rows = `(SELECT t.* FROM ${tbl} t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
+          for (const f of await writePartitions(tx, this.manifest, tbl, rows)) {
             written.push(f);
             result[tbl] += f.rows;
           }
@@ -78,39 +74,35 @@ export class Compactor {
         await tx.exec(`DROP TABLE ${closed}`);
       });
     } catch (e) {
-      for (const f of written) rmSync(this.manifest.abs(f.path), { force: true });
+      dropFiles(this.manifest, written);
       throw e;
     }
-    for (const f of written) this.manifest.add(f);
+    publishFiles(this.manifest, written);
     result.files = written.length;
     return result;
   }
 
-  /** COPY the selected rows (site id and month already checked by partitionDir) to a new file and register it. */
-  private async writeFile(tx: Tx, tbl: Table, siteId: string, month: string, select: string): Promise<ParquetFile> {
-    const dir = partitionDir(this.manifest.dataDir, tbl, siteId, month);
-    ensureDir(dir);
-    const abs = join(dir, `${crypto.randomUUID()}.parquet`);
-    const col = TIME_COL[tbl];
-    await tx.exec(`COPY (${select} ORDER BY ${col}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
-    const [s] = await tx.query<{ rows: number; min_ts: string; max_ts: string }>(
-      `SELECT count(*) AS rows, min(${col})::VARCHAR AS min_ts, max(${col})::VARCHAR AS max_ts FROM read_parquet(${sqlPath(abs)})`,
-    );
-    const f: ParquetFile = { path: this.manifest.rel(abs), tbl, site_id: siteId, month, rows: s!.rows, min_ts: s!.min_ts, max_ts: s!.max_ts };
-    await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
-    return f;
-  }
-
-  /** Months that gathered many small files (one per compaction run) become one sorted file. */
+  /**
+   * Merges a month's small files of similar size (same number of digits in their row count) once there
+   * are MERGE_MIN_FILES of them: files written every second by the loader become one per minute, those
+   * one per few minutes, and so on, so each row is rewritten about once per tier rather than per run.
+   */
   private async mergeSmall(): Promise<number> {
     let merged = 0;
     for (const siteId of this.manifest.sites()) {
       for (const tbl of ['events', 'visits'] as const) {
         for (const month of this.manifest.months(tbl, siteId)) {
-          const small = this.manifest.all(tbl, siteId, month).filter((f) => f.rows < SMALL_FILE_ROWS);
-          if (small.length < MERGE_MIN_FILES) continue;
-          await this.merge(tbl, siteId, month, small);
-          merged += small.length;
+          const tiers = new Map<number, ParquetFile[]>();
+          for (const f of this.manifest.all(tbl, siteId, month)) {
+            if (f.rows >= SMALL_FILE_ROWS) continue;
+            const tier = String(f.rows).length;
+            tiers.set(tier, [...(tiers.get(tier) ?? []), f]);
+          }
+          for (const files of tiers.values()) {
+            if (files.length < MERGE_MIN_FILES) continue;
+            await this.merge(tbl, siteId, month, files);
+            merged += files.length;
+          }
         }
       }
     }
@@ -122,14 +114,14 @@ export class Compactor {
     let made: ParquetFile | undefined;
     try {
       await this.db.transaction(async (tx) => {
-        made = await this.writeFile(tx, tbl, siteId, month, `SELECT * FROM read_parquet([${list}])`);
+        made = await writePartition(tx, this.manifest, tbl, siteId, month, `SELECT * FROM read_parquet([${list}])`, 'zstd');
         await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
       });
     } catch (e) {
-      if (made) rmSync(this.manifest.abs(made.path), { force: true });
+      if (made) dropFiles(this.manifest, [made]);
       throw e;
     }
-    this.manifest.add(made!);
+    publishFiles(this.manifest, [made!]);
     this.manifest.remove(files.map((f) => f.path));
     const doomed = files.map((f) => this.manifest.abs(f.path));
     const bury = () => { for (const p of doomed) rmSync(p, { force: true }); };

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { BROWSER_UA, importLines, queryStored } from './inspect-db.ts';
+import { BROWSER_UA, importLines, queryStored, storedRelation } from './inspect-db.ts';
 
 let srv: TestServer;
 let acct: Awaited<ReturnType<typeof setupAccount>>;
@@ -121,7 +121,7 @@ describe('odd but acceptable input is stored cleaned', () => {
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
     expect((await event({ site_id: pk, url: 'https://example.com/many', properties: many, referrer: 'https://r.example/' + 'r'.repeat(3000) })).status).toBe(202);
     await srv.stop();
-    const rows = await queryStored(srv.dataDir, `SELECT url, title, event_type, event_name, props, referrer FROM events ORDER BY ts`);
+    const rows = await queryStored(srv.dataDir, `SELECT url, title, event_type, event_name, props, referrer FROM ${await storedRelation(srv.dataDir, 'events')} ORDER BY ts`);
     srv = await startServer({ dataDir: srv.dataDir });
     expect(rows).toHaveLength(2);
     const [a, b] = rows as any[];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { queryStored, sendEvent } from './inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from './inspect-db.ts';
 import { toLine } from '../../src/ingest/log-format.ts';
 
 let srv: TestServer | undefined;
@@ -23,7 +23,7 @@ async function restart(dataDir: string) {
 }
 
 async function storedIds(dataDir: string) {
-  const rows = await queryStored<{ n: string; c: number }>(dataDir, `SELECT props['n'] AS n, count(*)::INTEGER AS c FROM events GROUP BY 1`);
+  const rows = await queryStored<{ n: string; c: number }>(dataDir, `SELECT props['n'] AS n, count(*)::INTEGER AS c FROM ${await storedRelation(dataDir, 'events')} GROUP BY 1`);
   return new Map(rows.map((r) => [r.n, r.c]));
 }
 
@@ -101,7 +101,7 @@ test('a restart keeps the daily salt and the open visits: an anonymous visitor c
   expect(await anon('/after')).toBe(202);
   await (await fetch(`${srv.url}/health`)).text();
   expect(await srv.stop()).toBe(0);
-  const rows = await queryStored<any>(srv.dataDir, `SELECT path, visitor_id, visit_id, engaged_path, engaged_hostname FROM events ORDER BY ts`);
+  const rows = await queryStored<any>(srv.dataDir, `SELECT path, visitor_id, visit_id, engaged_path, engaged_hostname FROM ${await storedRelation(srv.dataDir, 'events')} ORDER BY ts`);
   expect(rows.map((r) => r.path)).toEqual(['/before', '/after']);
   // The page a pageview's engagement report is about survives the restart too.
   expect(rows.map((r) => [r.engaged_path, r.engaged_hostname])).toEqual([[null, null], ['/before', 'example.com']]);
@@ -127,7 +127,7 @@ test('the record of loaded segments does not grow without bound', async () => {
   expect(await srv.stop()).toBe(0);
   const [{ n }] = await queryStored<{ n: number }>(srv.dataDir, 'SELECT count(*)::INTEGER AS n FROM ingest_segments');
   expect(n).toBeLessThanOrEqual(1);
-  const [{ e }] = await queryStored<{ e: number }>(srv.dataDir, 'SELECT count(*)::INTEGER AS e FROM events');
+  const [{ e }] = await queryStored<{ e: number }>(srv.dataDir, `SELECT count(*)::INTEGER AS e FROM ${await storedRelation(srv.dataDir, 'events')}`);
   expect(e).toBe(3);
 });
 

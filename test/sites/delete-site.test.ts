@@ -1,5 +1,6 @@
 // Deleting a site deletes its analytics data too (contract §3), checked in the DuckDB file itself.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -52,12 +53,15 @@ test('after DELETE, no events, visits or visitors of the site remain; other site
   const db = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
   const conn = await db.connect();
   try {
-    for (const table of ['events', 'visits', 'visitors']) {
+    // Events load straight into Parquet files, listed in parquet_files; visits and visitors stay hot a while.
+    for (const table of ['parquet_files', 'visits', 'visitors', 'event_counts']) {
       const count = async (siteId: string) =>
         Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table} WHERE site_id = ?`, [siteId])).getRows()[0][0]);
       expect(await count(doomed.id), table).toBe(0);
       expect(await count(acct.site.id), table).toBeGreaterThan(0);
     }
+    expect(existsSync(join(srv.dataDir, 'parquet', 'events', `site=${doomed.id}`))).toBe(false);
+    expect(existsSync(join(srv.dataDir, 'parquet', 'events', `site=${acct.site.id}`))).toBe(true);
     const sites = (await conn.runAndReadAll('SELECT count(*) FROM sites WHERE id = ?::UUID', [doomed.id])).getRows()[0][0];
     expect(Number(sites)).toBe(0);
   } finally {

@@ -1,4 +1,4 @@
-// Compaction: closed visits move to Parquet (per site and month), small files merge, orphans go,
+// Compaction: events load straight into Parquet and closed visits follow (per site and month), small files merge, orphans go,
 // site deletion removes files, and tableSource() reads hot rows and Parquet files as one.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -34,18 +34,19 @@ beforeAll(async () => {
 });
 afterAll(async () => { await srv.cleanup(); });
 
-test('closed visits leave the hot tables for Parquet files partitioned by site and month', async () => {
+test('events go to Parquet as they load; closed visits leave the hot table; files are partitioned by site and month', async () => {
   await srv.stop();
   const files = await queryStored<any>(srv.dataDir, `SELECT tbl, site_id, month, rows, path FROM parquet_files WHERE site_id = ? ORDER BY tbl, month`, [a.site.id]);
   expect(files.map((f) => [f.tbl, f.month, f.rows])).toEqual([
-    ['events', '2026-03', 3], ['events', '2026-04', 1], ['visits', '2026-03', 2],
+    ['events', '2026-03', 3], ['events', '2026-04', 1], ['events', recent.slice(0, 7), 1], ['visits', '2026-03', 2],
   ]);
   for (const f of files) {
     expect(f.path).toMatch(new RegExp(`^parquet/${f.tbl}/site=${a.site.id}/month=${f.month}/[0-9a-f-]{36}\\.parquet$`));
     expect(existsSync(join(srv.dataDir, f.path))).toBe(true);
   }
-  const hot = await queryStored<any>(srv.dataDir, `SELECT path FROM events WHERE site_id = ?`, [a.site.id]);
-  expect(hot).toEqual([{ path: '/' }]);
+  expect(await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM events WHERE site_id = ?`, [a.site.id])).toEqual([{ n: 0 }]);
+  // The visit from a minute ago is still open: it stays hot, where the next batch can extend it.
+  expect(await queryStored<any>(srv.dataDir, `SELECT entry_page FROM visits WHERE site_id = ?`, [a.site.id])).toEqual([{ entry_page: '/' }]);
   const all = await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n, count(DISTINCT visit_id)::INTEGER AS v FROM ${await storedRelation(srv.dataDir, 'events')} WHERE site_id = ?`, [a.site.id]);
   expect(all).toEqual([{ n: 5, v: 3 }]);
 });
@@ -57,6 +58,18 @@ test('many small files of a month are merged into one, rows unchanged', async ()
   expect(files.filter((f) => f.tbl === 'visits').reduce((s, f) => s + f.rows, 0)).toBe(5);
   const dir = join(srv.dataDir, 'parquet/events', `site=${b.site.id}`, 'month=2026-05');
   expect(readdirSync(dir).length).toBe(files.filter((f) => f.tbl === 'events').length);
+});
+
+test('merges go by tier: files of similar size merge together, a bigger file is not rewritten with small ones', async () => {
+  srv = await startServer({ dataDir: srv.dataDir });
+  const c = await setupAccount(srv.url);
+  const burst = (i: number, n: number) => Array.from({ length: n }, (_, k) => line(`2026-06-${String(i + 1).padStart(2, '0')}T12:${String(k).padStart(2, '0')}:00Z`, `c${n}-${i}`));
+  // Four 1-event imports merge into one 4-event file; four 12-event imports then merge into one 48-event file.
+  for (let i = 0; i < 4; i++) expect((await importLines(srv.url, c, burst(i, 1))).status).toBe(200);
+  for (let i = 0; i < 4; i++) expect((await importLines(srv.url, c, burst(10 + i, 12))).status).toBe(200);
+  await srv.stop();
+  const files = await queryStored<any>(srv.dataDir, `SELECT rows FROM parquet_files WHERE site_id = ? AND tbl = 'events' ORDER BY rows`, [c.site.id]);
+  expect(files.map((f) => f.rows)).toEqual([4, 48]);
 });
 
 test('tableSource() reads hot rows and Parquet files together, pruned by range', async () => {
