@@ -74,11 +74,11 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   locations: visitBreakdown('country'),
   revenue(q) {
     const prev = comparisonRange(q.range, 'previous_period')!;
-    // An order id counts once, at its first occurrence even when that lies before the range (the orders registry).
+    // An order id counts once, at its first occurrence even when that lies before the range (the purchases registry).
     const orders = (events: Fragment, fromUtc: string) => {
       const w = andWhere(q, 'revenue IS NOT NULL');
       return {
-        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM orders WHERE site_id = ? AND first_ts < ?::TIMESTAMP))
+        sql: `(SELECT * FROM ${events.sql}${w.sql} AND (order_id IS NULL OR order_id NOT IN (SELECT order_id FROM purchases WHERE site_id = ? AND ts < ?::TIMESTAMP AND order_id IS NOT NULL))
           QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`,
         params: [...events.params, ...w.params, q.siteId, fromUtc],
       };

@@ -1,7 +1,7 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
 import type { Database } from '../storage/database.ts';
-import { eventsSource, visitsSource, type Scope } from './scope.ts';
+import { eventsSource, purchasesSource, visitsSource, type Scope } from './scope.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { changes } from './aggregate.ts';
 import { conversionRate, money } from './metrics.ts';
@@ -10,15 +10,16 @@ import { one, rows } from './run.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
 /**
- * One row per order: events carrying revenue in the scope, an order_id counted at its first occurrence
- * only — also when that occurrence lies before the range (the orders registry), so a resent order never
- * counts again.
+ * One row per order: paid events in the scope (from the purchases registry when unfiltered), an order_id
+ * counted at its first occurrence only — also when that occurrence lies before the range, so a resent
+ * order never counts again.
  */
 function orders(scope: Scope): Fragment {
-  const paid = eventsSource(scope, frag('revenue IS NOT NULL'));
+  const paid = purchasesSource(scope) ?? eventsSource(scope, frag('revenue IS NOT NULL'));
+  const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${scope.site.id} AND ts < ${scope.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
   return sql`(SELECT ts, visitor_id, revenue::DOUBLE AS revenue, coalesce(upper(currency), ${scope.site.currency}) AS currency
     FROM ${paid}
-    WHERE order_id IS NULL OR order_id NOT IN (SELECT order_id FROM orders WHERE site_id = ${scope.site.id} AND first_ts < ${scope.range.fromUtc}::TIMESTAMP)
+    WHERE order_id IS NULL OR order_id NOT IN (${earlier})
     QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`;
 }
 

@@ -67,3 +67,9 @@ export function countsSource(s: Scope): Fragment | null {
   if (s.filters.length || !aligned) return null;
   return sql`(SELECT * FROM event_counts WHERE site_id = ${s.site.id} AND slot >= ${s.range.fromUtc}::TIMESTAMP AND slot < ${s.range.toUtc}::TIMESTAMP)`;
 }
+
+/** The scope's paid events from the purchases registry, or null when filters need the events themselves. */
+export function purchasesSource(s: Scope): Fragment | null {
+  if (s.filters.length) return null;
+  return sql`(SELECT * FROM purchases WHERE site_id = ${s.site.id} AND ts >= ${s.range.fromUtc}::TIMESTAMP AND ts < ${s.range.toUtc}::TIMESTAMP)`;
+}

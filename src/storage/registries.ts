@@ -1,4 +1,4 @@
-// Registries that summarise the events table (order first occurrences, counts per 15-minute slot): the
+// Registries that summarise the events (paid events, counts per 15-minute slot): the
 // loader upserts each batch into them, and the migration that creates one backfills it from what is stored.
 import { join } from 'node:path';
 import type { Tx } from './database.ts';
@@ -6,10 +6,9 @@ import { sqlPath } from './parquet-layout.ts';
 
 /** The registries that summarise events: each an upsert from a relation of event rows (see load-sql.ts). */
 export const EVENT_REGISTRIES = {
-  /** First occurrence of each order id (0004). */
-  orders: (from: string) => `INSERT INTO orders
-    SELECT site_id, order_id, min(ts) FROM ${from} WHERE order_id IS NOT NULL AND revenue IS NOT NULL GROUP BY ALL
-    ON CONFLICT (site_id, order_id) DO UPDATE SET first_ts = least(orders.first_ts, EXCLUDED.first_ts)`,
+  /** Events that carried revenue (0004). */
+  purchases: (from: string) => `INSERT INTO purchases
+    SELECT site_id, ts, visitor_id, visit_id, order_id, revenue, currency FROM ${from} WHERE revenue IS NOT NULL`,
   /** Pageviews and events per 15-minute slot (0005). */
   eventCounts: (from: string) => `INSERT INTO event_counts
     SELECT site_id, time_bucket(INTERVAL 15 MINUTE, ts), count(*) FILTER (WHERE event_type = 'pageview'), count(*) FROM ${from} GROUP BY ALL
@@ -24,6 +23,6 @@ const backfill = (upsert: (from: string) => string) => async (tx: Tx, dataDir: s
 };
 
 export const BACKFILLS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
-  '0004-orders.sql': backfill(EVENT_REGISTRIES.orders),
+  '0004-purchases.sql': backfill(EVENT_REGISTRIES.purchases),
   '0005-event-counts.sql': backfill(EVENT_REGISTRIES.eventCounts),
 };

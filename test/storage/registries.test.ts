@@ -1,4 +1,4 @@
-// The registries that summarise events — orders (first occurrence of each order_id) and event_counts
+// The registries that summarise events — purchases (every event that carried revenue) and event_counts
 // (pageviews and events per 15-minute slot): filled by the loader, and on upgrade of a data directory from
 // before they existed, backfilled from the hot rows and the compacted Parquet files alike.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
@@ -20,8 +20,8 @@ const pageview = (ts: string, uid: string) => ({ url: 'https://example.com/', ti
 
 const april = (endpoint: string, extra = '') => client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/${endpoint}?period=custom&from=2026-04-01&to=2026-04-30${extra}`, a.token);
 
-/** Per-slot counts recomputed from every stored event, to compare the registry against. */
-const slotsFromEvents = async () => queryStored(srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [a.site.id]);
+/** The per-slot counts as stored. */
+const storedSlots = async () => queryStored(srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [a.site.id]);
 
 const aprilRevenue = async () => {
   const r = await client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/revenue?period=custom&from=2026-04-01&to=2026-04-30`, a.token);
@@ -42,13 +42,20 @@ beforeAll(async () => {
 });
 afterAll(async () => { await srv.cleanup(); });
 
-test('the loader records where each order id first appeared', async () => {
+const PURCHASES = [
+  { order_id: 'O1', ts: '2026-03-10T10:00:00.000Z', revenue: 10 },
+  { order_id: 'O1', ts: '2026-04-02T10:00:00.000Z', revenue: 10 },
+  { order_id: 'O2', ts: '2026-04-03T10:00:00.000Z', revenue: 20 },
+];
+const storedPurchases = () => queryStored(srv.dataDir, 'SELECT order_id, ts, revenue::DOUBLE AS revenue FROM purchases WHERE site_id = ? ORDER BY ts', [a.site.id]);
+
+test('the loader records every paid event; an order resent later counts once', async () => {
   expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
+  // A filter reads the events themselves, and must agree.
+  const filtered = await april('revenue', `&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]))}`);
+  expect(filtered.body.data.metrics).toMatchObject({ revenue: 20, orders: 1 });
   await srv.stop();
-  expect(await queryStored(srv.dataDir, 'SELECT order_id, first_ts FROM orders WHERE site_id = ? ORDER BY order_id', [a.site.id])).toEqual([
-    { order_id: 'O1', first_ts: '2026-03-10T10:00:00.000Z' },
-    { order_id: 'O2', first_ts: '2026-04-03T10:00:00.000Z' },
-  ]);
+  expect(await storedPurchases()).toEqual(PURCHASES);
   expect((await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM events WHERE site_id = ?`, [a.site.id]))[0].n).toBe(0);
 });
 
@@ -61,7 +68,7 @@ const SLOTS = [
 ];
 
 test('the loader counts pageviews and events per 15-minute slot; unfiltered totals and charts read them', async () => {
-  expect(await slotsFromEvents()).toEqual(SLOTS);
+  expect(await storedSlots()).toEqual(SLOTS);
   srv = await startServer({ dataDir: srv.dataDir });
   const stats = await april('stats');
   expect(stats.body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
@@ -76,9 +83,9 @@ test('the loader counts pageviews and events per 15-minute slot; unfiltered tota
 test('a data directory from before the registry gets it backfilled from its Parquet files at start', async () => {
   const inst = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
   const c = await inst.connect();
-  await c.run('DROP TABLE orders');
+  await c.run('DROP TABLE purchases');
   await c.run('DROP TABLE event_counts');
-  await c.run(`DELETE FROM schema_migrations WHERE name IN ('0004-orders.sql', '0005-event-counts.sql')`);
+  await c.run(`DELETE FROM schema_migrations WHERE name IN ('0004-purchases.sql', '0005-event-counts.sql')`);
   c.closeSync();
   inst.closeSync();
 
@@ -87,5 +94,6 @@ test('a data directory from before the registry gets it backfilled from its Parq
   expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
   expect((await april('stats')).body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
   await srv.stop();
-  expect(await slotsFromEvents()).toEqual(SLOTS);
+  expect(await storedSlots()).toEqual(SLOTS);
+  expect(await storedPurchases()).toEqual(PURCHASES);
 });
