@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from '../src/storage/database.ts';
-import { ParquetManifest, setManifest } from '../src/storage/parquet-layout.ts';
+import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { SiteCache } from '../src/sites/site-cache.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import { engagementByPage } from '../src/query/engagement.ts';
@@ -29,7 +29,6 @@ const db = await Database.open(DIR, 1);
 await db.exec(`SET memory_limit = '${args.memory!.replace(/[^0-9A-Za-z.]/g, '')}'`);
 const manifest = new ParquetManifest(DIR);
 await manifest.load(db);
-setManifest(manifest);
 
 /** A pageview's engaged page, per visit, in one file or table (a visit never spans two compaction runs). */
 const engaged = (col: string) => `CASE WHEN event_type = 'pageview' THEN lag(${col}) OVER (PARTITION BY visit_id, event_type ORDER BY ts) END`;
@@ -51,7 +50,7 @@ if (args.backfill) {
 
 /** The query this change replaced (src/query/engagement.ts before engaged_path). */
 function windowed(scope: Scope, names: string[]): Fragment {
-  const all = tableSource('events', scope.site.id, scope.range);
+  const all = tableSource(scope.files, 'events', scope.site.id, scope.range);
   const viewed = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND path = ANY(${names}::VARCHAR[])`;
   return sql`SELECT name, avg(time_on_page) AS time_on_page, avg(scroll_depth) AS scroll_depth FROM (
       SELECT lag(path) OVER (PARTITION BY visit_id ORDER BY ts) AS name, time_on_page, scroll_depth
@@ -64,9 +63,9 @@ const site = (await SiteCache.load(db)).inOrg(meta.orgId, meta.siteId)!;
 const today = todayIn(TZ);
 const from90 = addDays(today, -120);
 const scopes: [string, Scope][] = [
-  ['12mo', { site, range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ), filters: [] }],
-  ['30d', { site, range: dayRange('30d', addDays(today, -29), today, TZ), filters: [] }],
-  ['90d+filter', { site, range: dayRange('custom', from90, addDays(from90, 89), TZ), filters: await resolveFilters(db, site.id, '[{"dimension":"country","operator":"is","value":"US"}]') }],
+  ['12mo', { site, range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ), filters: [], files: manifest }],
+  ['30d', { site, range: dayRange('30d', addDays(today, -29), today, TZ), filters: [], files: manifest }],
+  ['90d+filter', { site, range: dayRange('custom', from90, addDays(from90, 89), TZ), filters: await resolveFilters(db, site.id, '[{"dimension":"country","operator":"is","value":"US"}]'), files: manifest }],
 ];
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -4,10 +4,11 @@
 import type { Range } from '../src/query/period.ts';
 import { comparisonRange } from '../src/query/period.ts';
 import { tableSource } from '../src/storage/sources.ts';
+import type { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import type { Fragment } from '../src/query/sql.ts';
 
 export type Question = {
-  siteId: string; tz: string; range: Range; filter?: { column: string; value: string };
+  siteId: string; files: ParquetManifest; tz: string; range: Range; filter?: { column: string; value: string };
   events: Fragment; visits: Fragment;
 };
 
@@ -31,8 +32,8 @@ function visitBreakdown(column: string) {
 export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
   stats(q) {
     const prev = comparisonRange(q.range, 'previous_period')!;
-    const pv = tableSource('visits', q.siteId, prev);
-    const pe = tableSource('events', q.siteId, prev);
+    const pv = tableSource(q.files, 'visits', q.siteId, prev);
+    const pe = tableSource(q.files, 'events', q.siteId, prev);
     const w = where(q);
     return {
       sql: `SELECT * FROM
@@ -84,9 +85,9 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
       };
     };
     const cur = orders(q.events, q.range.fromUtc);
-    const before = orders(tableSource('events', q.siteId, prev), prev.fromUtc);
+    const before = orders(tableSource(q.files, 'events', q.siteId, prev), prev.fromUtc);
     const w = where(q);
-    const pv = tableSource('visits', q.siteId, prev);
+    const pv = tableSource(q.files, 'visits', q.siteId, prev);
     return {
       sql: `SELECT 'current' AS period, currency, sum(revenue), count(*), count(DISTINCT visitor_id) FROM ${cur.sql} GROUP BY ALL
         UNION ALL SELECT 'previous', currency, sum(revenue), count(*), count(DISTINCT visitor_id) FROM ${before.sql} GROUP BY ALL

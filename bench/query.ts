@@ -17,7 +17,7 @@ import { Serial } from '../src/storage/serial.ts';
 import { importEvents } from '../src/ingest/import.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import { Compactor } from '../src/storage/compaction.ts';
-import { ParquetManifest, setManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
+import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
@@ -94,7 +94,6 @@ async function openStorage() {
   const db = await Database.open(DATA_DIR);
   const manifest = new ParquetManifest(DATA_DIR);
   await manifest.load(db);
-  setManifest(manifest);
   return { db, manifest };
 }
 
@@ -142,8 +141,7 @@ async function openCopy() {
   const db = await Database.open(dir, 1);
   const manifest = new ParquetManifest(DATA_DIR);
   for (const f of await db.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`)) manifest.add(f);
-  setManifest(manifest);
-  return { db, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return { db, manifest, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 /** HTTP request and hand-written statement alternate run by run, so both see the same machine load. */
@@ -159,8 +157,8 @@ async function timeBoth(meta: Meta) {
         const url = `${base}/${e}?${s.query}`;
         const range = e === 'realtime' ? realtimeRange(TZ) : s.range;
         const stmt = HAND_WRITTEN[e]!({
-          siteId: meta.siteId, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
-          events: tableSource('events', meta.siteId, range), visits: tableSource('visits', meta.siteId, range),
+          siteId: meta.siteId, files: copy.manifest, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
+          events: tableSource(copy.manifest, 'events', meta.siteId, range), visits: tableSource(copy.manifest, 'visits', meta.siteId, range),
         });
         const http: number[] = [];
         const hand: number[] = [];

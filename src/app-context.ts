@@ -6,10 +6,13 @@ import type { SiteCache } from './sites/site-cache.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Serial } from './storage/serial.ts';
 import type { KeyUsage } from './keys/service.ts';
+import type { ParquetManifest } from './storage/parquet-layout.ts';
 
 export type AppContext = {
   config: Config;
   db: Database;
+  /** The Parquet files of DATA_DIR, per site and month: what tableSource() reads beside the hot tables. */
+  parquet: ParquetManifest;
   sites: SiteCache;
   limiters: { data: RateLimiter; auth: RateLimiter };
   /** Queue for writers of the analytics tables (loader, identify, compaction, site deletion): DuckDB aborts one of two transactions touching the same rows. */

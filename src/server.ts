@@ -7,6 +7,7 @@ import { Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
 import { SiteCache } from './sites/site-cache.ts';
 import { Serial } from './storage/serial.ts';
+import { ParquetManifest } from './storage/parquet-layout.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
@@ -59,9 +60,13 @@ export async function startServer(config: Config): Promise<Tern> {
   const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });
+  // Before any module starts: its orphan sweep must not see files that the ingest log's replay writes.
+  const parquet = new ParquetManifest(config.dataDir);
+  await parquet.load(db);
   const ctx: AppContext = {
     config,
     db,
+    parquet,
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),

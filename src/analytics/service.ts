@@ -22,14 +22,14 @@ import type { BreakdownQuery, CommonQuery } from './model.ts';
 /** Local date of the site's first visit (period=all), or of its creation when it has none. */
 async function firstDate(ctx: AppContext, site: Site): Promise<string | null> {
   const r = await one(ctx.db, sql`SELECT strftime(timezone(${site.timezone}, min(start_ts)::TIMESTAMPTZ), '%Y-%m-%d') AS d
-    FROM ${tableSource('visits', site.id)}`);
+    FROM ${tableSource(ctx.parquet, 'visits', site.id)}`);
   return r?.d ?? todayIn(site.timezone, Date.parse(site.created_at));
 }
 
 export async function scopeFor(ctx: AppContext, site: Site, q: CommonQuery): Promise<Scope> {
   const range = await resolvePeriod(q, site.timezone, () => firstDate(ctx, site));
   const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return { site, range, filters };
+  return { site, range, filters, files: ctx.parquet };
 }
 
 export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison }) {
@@ -38,7 +38,7 @@ export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { comp
 
 export async function realtime(ctx: AppContext, site: Site, q: CommonQuery) {
   const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return realtimeQuery(ctx.db, { site, range: realtimeRange(site.timezone), filters });
+  return realtimeQuery(ctx.db, { site, range: realtimeRange(site.timezone), filters, files: ctx.parquet });
 }
 
 /** The series with the range's annotations beside the points (read as the annotations list reads them). */

@@ -30,5 +30,5 @@ export async function oneGoalStats(ctx: AppContext, site: Site, goalId: string, 
 export async function completions(ctx: AppContext, site: Site, goalId: string, q: CommonQuery & Page) {
   const goal = await getGoal(ctx.db, site.id, goalId);
   const scope = noPeriodGiven(q) ? undefined : await scopeFor(ctx, site, q);
-  return goalCompletions(ctx.db, site.id, goal, q, scope);
+  return goalCompletions(ctx.db, ctx.parquet, site.id, goal, q, scope);
 }

@@ -16,7 +16,7 @@ import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
 import { Compactor } from '../storage/compaction.ts';
-import { ParquetManifest, setManifest } from '../storage/parquet-layout.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import type { EventInput, IdentifyInput } from './validate.ts';
 
 /** Ingestion answers CORS for any origin on every response, errors included (contract §6). */
@@ -35,7 +35,7 @@ export class IngestService {
   constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
     this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
-    this.manifest = new ParquetManifest(ctx.config.dataDir);
+    this.manifest = ctx.parquet;
     this.loader = new Loader(ctx.db, this.serial, this.manifest);
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
     // Compaction waits for an empty loader queue, so a visit is never split between a file and a late load.
@@ -44,9 +44,6 @@ export class IngestService {
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
   async start() {
-    // The manifest first: its orphan sweep must not see the files the replay writes.
-    await this.manifest.load(this.ctx.db);
-    setManifest(this.manifest);
     const leftovers = this.writer.leftovers();
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });

@@ -25,5 +25,5 @@ export function engagementByPage(scope: Scope, column: string, names: string[]):
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${col} = ANY(${names}::VARCHAR[]))`;
   }
   return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
-    FROM ${tableSource('events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL`;
+    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL`;
 }

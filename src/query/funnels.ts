@@ -25,8 +25,8 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
   const mask = matchSum(steps, steps.map((_, k) => 1 << k));
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const events = scope.filters.length
-    ? sql`(SELECT * FROM ${tableSource('events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
-    : tableSource('events', scope.site.id, scope.range);
+    ? sql`(SELECT * FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
+    : tableSource(scope.files, 'events', scope.site.id, scope.range);
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
   const within = window === 'session' ? '' : ` AND (x >> 8) <= (s1 >> 8) + ${WINDOW_MS[window]}`;
   // Step 1 is a plain aggregate; later steps need the list and the previous step's pick.

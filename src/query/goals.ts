@@ -2,6 +2,7 @@
 // Events are read through eventsSource → tableSource only; goal matching is in goals-match.ts.
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from './goals-match.ts';
 import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from './buckets.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
@@ -74,8 +75,8 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 }
 
 /** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
-export async function goalCompletions(db: Database, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
-  const src = scope ? eventsSource(scope) : tableSource('events', siteId);
+export async function goalCompletions(db: Database, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
+  const src = scope ? eventsSource(scope) : tableSource(files, 'events', siteId);
   const c = matchCondition(goalMatch(goal));
   // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
   const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,

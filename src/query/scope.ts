@@ -1,5 +1,6 @@
 // A query's scope — site, time range, filters — as the filtered visits and events relations every metric reads.
 import { tableSource } from '../storage/sources.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import type { Site } from '../sites/model.ts';
 import type { Range } from './period.ts';
 import type { Filter } from './filters.ts';
@@ -7,7 +8,8 @@ import { conditions, isVisitLevel } from './filter-sql.ts';
 import { sql, type Fragment } from './sql.ts';
 import { iso } from './calendar.ts';
 
-export type Scope = { site: Site; range: Range; filters: Filter[] };
+/** `files`: the server's Parquet manifest, where tableSource() finds the compacted rows. */
+export type Scope = { site: Site; range: Range; filters: Filter[]; files: ParquetManifest };
 
 /**
  * A visit belongs to the range its start falls in, its events to the range they fall in. The cross-table
@@ -25,11 +27,11 @@ const split = (filters: Filter[]) => ({ visit: filters.filter(isVisitLevel), eve
 /** Visits that started in range and pass every filter (event-level ones: the visit holds a matching event). */
 export function visitsSource(s: Scope): Fragment {
   const { visit, event } = split(s.filters);
-  const base = tableSource('visits', s.site.id, s.range);
+  const base = tableSource(s.files, 'visits', s.site.id, s.range);
   if (!s.filters.length) return base;
   let where = conditions(visit);
   if (event.length) {
-    const ev = tableSource('events', s.site.id, widened(s.range, false));
+    const ev = tableSource(s.files, 'events', s.site.id, widened(s.range, false));
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${ev} WHERE ${conditions(event)})`;
   }
   return sql`(SELECT * FROM ${base} WHERE ${where})`;
@@ -43,11 +45,11 @@ export function eventsSource(s: Scope, extra?: Fragment): Fragment {
   const { visit: visitLevel, event } = split(s.filters);
   const direct = visitLevel.filter((f) => f.target.kind === 'column' && f.target.onEveryEvent);
   const visit = visitLevel.filter((f) => !direct.includes(f));
-  const base = tableSource('events', s.site.id, s.range);
+  const base = tableSource(s.files, 'events', s.site.id, s.range);
   if (!s.filters.length && !extra) return base;
   let where = conditions([...event, ...direct]);
   if (visit.length) {
-    const vs = tableSource('visits', s.site.id, widened(s.range, true));
+    const vs = tableSource(s.files, 'visits', s.site.id, widened(s.range, true));
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit)})`;
   }
   if (extra) where = sql`${where} AND ${extra}`;

@@ -2,6 +2,7 @@
 // and one visitor's events, newest first. Profiles come from the visitors table; events through tableSource().
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
+import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { goalCountExpr, type MatchDef } from './goals-match.ts';
 import { limitOffset, type Paging } from './paging.ts';
 import { one, rows } from './run.ts';
@@ -16,9 +17,9 @@ const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_ur
  * email, name, uid or external_id, case-insensitively. The page query also counts goal completions of
  * just those visitors (the goal test runs on their events only, after the visitor_id semi-join).
  */
-export async function listVisitors(db: Database, siteId: string, goals: MatchDef[], paging: Paging, search?: string) {
+export async function listVisitors(db: Database, files: ParquetManifest, siteId: string, goals: MatchDef[], paging: Paging, search?: string) {
   const term = search?.toLowerCase() ?? null;
-  const events = tableSource('events', siteId);
+  const events = tableSource(files, 'events', siteId);
   const where = sql`site_id = ${siteId} AND (${term}::VARCHAR IS NULL
     OR contains(lower(email), ${term}) OR contains(lower(name), ${term})
     OR contains(lower(uid), ${term}) OR contains(lower(external_id), ${term}))`;
@@ -39,16 +40,16 @@ export async function listVisitors(db: Database, siteId: string, goals: MatchDef
 }
 
 /** One profile by its UUID, with its lifetime goal completions; undefined when not in the site. */
-export async function visitorProfile(db: Database, siteId: string, id: string, goals: MatchDef[]) {
-  const events = tableSource('events', siteId);
+export async function visitorProfile(db: Database, files: ParquetManifest, siteId: string, id: string, goals: MatchDef[]) {
+  const events = tableSource(files, 'events', siteId);
   const q = sql`WITH v AS (SELECT ${PROFILE} FROM visitors WHERE site_id = ${siteId} AND id = TRY_CAST(${id} AS UUID))
     SELECT v.*, (SELECT coalesce(sum(${goalCountExpr(goals)}), 0)::BIGINT FROM ${events} e WHERE e.visitor_id = v.visitor_id) AS total_goals FROM v`;
   return one(db, q);
 }
 
 /** A visitor's events newest first, with the total for pagination. */
-export async function visitorEvents(db: Database, siteId: string, visitorId: number, paging: Paging) {
-  const events = tableSource('events', siteId);
+export async function visitorEvents(db: Database, files: ParquetManifest, siteId: string, visitorId: number, paging: Paging) {
+  const events = tableSource(files, 'events', siteId);
   const q = sql`SELECT ts AS timestamp, event_type, event_name, url, path, title, referrer, session_id,
       to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device,
       count(*) OVER () AS total

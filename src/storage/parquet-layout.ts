@@ -1,5 +1,6 @@
 // Where compacted rows live on disk (parquet/<table>/site=<id>/month=<YYYY-MM>/<uuid>.parquet) and
-// the in-memory manifest of those files, mirrored from the parquet_files table, that tableSource() reads.
+// the in-memory manifest of those files, mirrored from the parquet_files table, that tableSource() reads
+// (one per server, in the app context).
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Database } from './database.ts';
@@ -111,10 +112,5 @@ function* walk(dir: string): Generator<string> {
     else yield p;
   }
 }
-
-/** The process-wide manifest that tableSource() consults; set once by the ingest module at start. */
-let current: ParquetManifest | undefined;
-export const setManifest = (m: ParquetManifest | undefined) => { current = m; };
-export const manifest = () => current;
 
 export function ensureDir(dir: string) { mkdirSync(dir, { recursive: true }); }

@@ -1,7 +1,7 @@
 // Where a site's rows live: the hot DuckDB table plus compacted Parquet files, as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
 import type { Param } from './database.ts';
-import { manifest, TIME_COL, type Table } from './parquet-layout.ts';
+import { TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
 
 export type Fragment = { sql: string; params: Param[] };
 
@@ -10,14 +10,14 @@ export type Fragment = { sql: string; params: Param[] };
  * [fromUtc, toUtc) when given. Returned as a parenthesised subquery with bound parameters:
  * the hot table UNION ALL BY NAME the site's Parquet files whose time span overlaps the range.
  */
-export function tableSource(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
+export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
   const timeCol = TIME_COL[tbl];
   const rangeSql = range ? ` AND ${timeCol} >= ?::TIMESTAMP AND ${timeCol} < ?::TIMESTAMP` : '';
   const rangeParams: Param[] = range ? [range.fromUtc, range.toUtc] : [];
-  const files = manifest()?.files(tbl, siteId, range) ?? [];
-  if (!files.length) return { sql: `(SELECT * FROM ${tbl} WHERE site_id = ?${rangeSql})`, params: [siteId, ...rangeParams] };
+  const paths = files.files(tbl, siteId, range);
+  if (!paths.length) return { sql: `(SELECT * FROM ${tbl} WHERE site_id = ?${rangeSql})`, params: [siteId, ...rangeParams] };
   return {
     sql: `(SELECT * FROM ${tbl} WHERE site_id = ?${rangeSql} UNION ALL BY NAME SELECT * FROM read_parquet(?::VARCHAR[]) WHERE true${rangeSql})`,
-    params: [siteId, ...rangeParams, files, ...rangeParams],
+    params: [siteId, ...rangeParams, paths, ...rangeParams],
   };
 }

@@ -1,5 +1,6 @@
 // Visitors: the profile list and one visitor's timeline, with goal totals against the current goals.
 import type { Database } from '../storage/database.ts';
+import type { AppContext } from '../app-context.ts';
 import { notFound } from '../http/errors.ts';
 import { listGoals } from '../goals/service.ts';
 import { goalMatch } from '../query/goals-match.ts';
@@ -18,16 +19,16 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 /** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
 const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
 
-export async function visitorList(db: Database, siteId: string, q: Page & { search?: string }) {
+export async function visitorList(ctx: AppContext, siteId: string, q: Page & { search?: string }) {
   // An empty search (?search=) lists everyone.
-  const { rows, total } = await listVisitors(db, siteId, await activeGoals(db, siteId), q, q.search || undefined);
+  const { rows, total } = await listVisitors(ctx.db, ctx.parquet, siteId, await activeGoals(ctx.db, siteId), q, q.search || undefined);
   return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
 }
 
-export async function visitorTimeline(db: Database, siteId: string, visitorId: string, q: Page) {
-  const profile = await visitorProfile(db, siteId, visitorId, await activeGoals(db, siteId));
+export async function visitorTimeline(ctx: AppContext, siteId: string, visitorId: string, q: Page) {
+  const profile = await visitorProfile(ctx.db, ctx.parquet, siteId, visitorId, await activeGoals(ctx.db, siteId));
   if (!profile) throw notFound('Visitor not found');
-  const { rows, total } = await visitorEvents(db, siteId, profile.visitor_id, q);
+  const { rows, total } = await visitorEvents(ctx.db, ctx.parquet, siteId, profile.visitor_id, q);
   return {
     visitor: shape(profile),
     events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} }) as TimelineEvent),

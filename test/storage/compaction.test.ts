@@ -7,7 +7,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
 import { importLines, queryStored, storedRelation } from '../ingest/inspect-db.ts';
 import { Database } from '../../src/storage/database.ts';
-import { ParquetManifest, setManifest } from '../../src/storage/parquet-layout.ts';
+import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { tableSource } from '../../src/storage/sources.ts';
 
 let srv: TestServer;
@@ -77,9 +77,8 @@ test('tableSource() reads hot rows and Parquet files together, pruned by range',
   try {
     const m = new ParquetManifest(srv.dataDir);
     await m.load(db);
-    setManifest(m);
     const count = async (tbl: 'events' | 'visits', range?: { fromUtc: string; toUtc: string }) => {
-      const src = tableSource(tbl, a.site.id, range);
+      const src = tableSource(m, tbl, a.site.id, range);
       return (await db.one<{ n: number }>(`SELECT count(*) AS n FROM ${src.sql}`, src.params))!.n;
     };
     expect(await count('events')).toBe(5);
@@ -88,11 +87,10 @@ test('tableSource() reads hot rows and Parquet files together, pruned by range',
     expect(await count('events', { fromUtc: '2026-03-10T10:05:00Z', toUtc: '2026-04-01T00:00:00Z' })).toBe(2);
     expect(await count('visits', { fromUtc: '2026-03-01T00:00:00Z', toUtc: '2026-04-01T00:00:00Z' })).toBe(2);
     expect(m.files('events', a.site.id, { fromUtc: '2026-04-01T00:00:00Z', toUtc: '2026-05-01T00:00:00Z' })).toHaveLength(1);
-    const v = tableSource('visits', a.site.id);
+    const v = tableSource(m, 'visits', a.site.id);
     const row = await db.one<any>(`SELECT * FROM ${v.sql} WHERE entry_page = '/' AND start_ts < '2026-03-11' `, v.params);
     expect(row).toMatchObject({ pageviews: 2, exit_page: '/two', duration: 300, is_bounce: false });
   } finally {
-    setManifest(undefined);
     await db.close();
   }
 });
