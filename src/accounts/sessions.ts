@@ -15,11 +15,11 @@ export async function createSession(db: Database, userId: string) {
   return { token, expires_at: expires.toISOString() };
 }
 
-const cache = new CredentialCache<{ userId: string; expiresMs: number }>();
+const cache = new CredentialCache<{ userId: string; expiresMs: number }>({ cacheMisses: true });
 
 /** The user id behind a live session token, or undefined. */
 export async function sessionUser(db: Database, token: string): Promise<string | undefined> {
-  // Every session token carries the prefix, so anything else is answered without a lookup (misses are not cached).
+  // Every session token carries the prefix, so anything else is answered without a lookup.
   if (!token.startsWith(SESSION_PREFIX)) return undefined;
   const hash = sha256(token);
   const session = await cache.get(hash, async () => {

@@ -13,7 +13,7 @@ const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS ke
 
 export type AuthenticatedKey = { id: string; org_id: string; scopes: Scope[]; plan: string };
 
-const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>();
+const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ cacheMisses: true });
 
 /** Call after an organization's plan changed: cached keys carry the plan they were looked up with. */
 export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) => k.org_id === orgId);

@@ -9,18 +9,29 @@ import { lru, type LRU } from 'tiny-lru';
  */
 export class CredentialCache<T> {
   private entries: LRU<T>;
+  /**
+   * Hashes looked up and not found (opt-in): a stream of made-up tokens then costs no DuckDB query each.
+   * Only for random bearer tokens — a token that did not exist cannot start to exist later — never for
+   * lookups whose answer can turn from "no" to "yes" (a membership, say).
+   */
+  private misses: LRU<true> | undefined;
   private generation = 0;
 
-  constructor(max = 10_000, ttlMs = 5 * 60_000) {
-    this.entries = lru<T>(max, ttlMs);
+  constructor(opts: { max?: number; ttlMs?: number; cacheMisses?: boolean } = {}) {
+    this.entries = lru<T>(opts.max ?? 10_000, opts.ttlMs ?? 5 * 60_000);
+    if (opts.cacheMisses) this.misses = lru<true>(opts.max ?? 10_000, 60_000);
   }
 
   async get(hash: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const hit = this.entries.get(hash);
     if (hit !== undefined) return hit;
+    if (this.misses?.get(hash)) return undefined;
     const generation = this.generation;
     const found = await load();
-    if (found !== undefined && generation === this.generation) this.entries.set(hash, found);
+    if (generation === this.generation) {
+      if (found !== undefined) this.entries.set(hash, found);
+      else this.misses?.set(hash, true);
+    }
     return found;
   }
 
