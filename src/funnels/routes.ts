@@ -6,7 +6,7 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
 import * as funnels from './service.ts';
-import { existsPlugin } from '../goals/exists-macro.ts';
+import { existsPlugin } from '../http/exists.ts';
 import { analyzeFunnel } from './analysis.ts';
 import { CommonQuery, reportErrorResponses } from '../analytics/model.ts';
 

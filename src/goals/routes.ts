@@ -6,10 +6,10 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
-import { existsPlugin } from './exists-macro.ts';
+import { existsPlugin } from '../http/exists.ts';
 import * as stats from './stats.ts';
 import { ChartsQuery, CommonQuery, reportErrorResponses } from '../analytics/model.ts';
-import { PageQuery } from '../visitors/page-query.ts';
+import { PageQuery } from '../http/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 

@@ -6,7 +6,7 @@ import { defaultInterval, type Interval } from '../query/buckets.ts';
 import { goalCompletions, goalDetail, goalsStats } from '../query/goals.ts';
 import { scopeFor } from '../analytics/service.ts';
 import type { CommonQuery } from '../analytics/model.ts';
-import type { Page } from '../visitors/page-query.ts';
+import type { Page } from '../http/page-query.ts';
 import { getGoal, listGoals } from './service.ts';
 
 /** True when the caller gave no period parameter at all: the completions list then covers all time. */

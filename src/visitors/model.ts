@@ -1,6 +1,6 @@
 // Visitor shapes (spec §2.4, contract §8): profile, list and timeline payloads.
 import { z } from 'zod';
-import { PageQuery } from './page-query.ts';
+import { PageQuery } from '../http/page-query.ts';
 import { PaginationSchema as Pagination } from '../http/envelope.ts';
 
 export const VisitorSchema = z.object({

@@ -4,9 +4,9 @@ import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { envelope, ok } from '../http/envelope.ts';
 import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
-import { PageQuery } from './page-query.ts';
+import { PageQuery } from '../http/page-query.ts';
 import { visitorList, visitorTimeline } from './service.ts';
-import { existsPlugin } from '../goals/exists-macro.ts';
+import { existsPlugin } from '../http/exists.ts';
 import { reportErrorResponses } from '../analytics/model.ts';
 
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>

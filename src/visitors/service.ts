@@ -5,7 +5,7 @@ import { notFound } from '../http/errors.ts';
 import { listGoals } from '../goals/service.ts';
 import { goalMatch } from '../query/goals-match.ts';
 import { listVisitors, visitorEvents, visitorProfile } from '../query/visitors.ts';
-import type { Page } from './page-query.ts';
+import type { Page } from '../http/page-query.ts';
 import type { TimelineEvent, Visitor } from './model.ts';
 
 /** Identity fields are present only when set (spec §2.4); the 53-bit internal id stays internal. */

@@ -2,7 +2,7 @@
 // auth macro's checks and BEFORE body/query validation, so that contract §4's order (404 before 400) holds.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from './errors.ts';
 
 const RESOURCES = {
   goal: { table: 'goals', param: 'goalId', message: 'Goal not found' },
