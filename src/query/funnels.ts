@@ -1,7 +1,7 @@
 // Funnel analysis as ONE set-based query. Each step-matching event is packed into one BIGINT,
-// epoch_ms × 256 + step bitmask, so that numeric order is time order; each visit (or visitor, for time
-// windows) collects its packed events in a list, and list lambdas pick, step by step, the earliest event
-// of step k strictly after the one chosen for step k−1 (so steps done out of order do not count).
+// epoch_ms × 256 + step bitmask, so that numeric order is time order; then, step by step, each visit (or
+// visitor, for time windows) picks the earliest event of step k strictly after the one chosen for step
+// k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
 import type { FunnelWindow } from '../funnels/model.ts';
@@ -18,8 +18,7 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
 /**
  * Per step: visitors who did steps 1..k in this order (within the visit, or within the window from their
  * first step-1 event in range), and the median seconds from step k−1 to step k among them. A visitor with
- * several visits counts once, at their deepest visit. Step pickers run in stacked CTEs: a lambda that
- * captured an alias from the same SELECT would re-evaluate the earlier picker per list element.
+ * several visits counts once, at their deepest visit.
  */
 export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
   const mask = matchSum(steps, steps.map((_, k) => 1 << k));
@@ -28,33 +27,34 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
     ? sql`(SELECT * FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
     : tableSource(scope.files, 'events', scope.site.id, scope.range);
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
-  const within = window === 'session' ? '' : ` AND (x >> 8) <= (s1 >> 8) + ${WINDOW_MS[window]}`;
-  // Step 1 is a plain aggregate; later steps need the list and the previous step's pick.
+  const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.t1 >> 8) + ${WINDOW_MS[window]}`;
+  // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the
+  // step's events with the groups that reached step k−1, so each step reads only its own events.
   const pickers = steps.slice(1).map((_, j) => {
     const k = j + 1;
-    return `p${k + 1} AS (SELECT *, list_min(list_filter(l, x -> (x & ${1 << k}) <> 0 AND x > s${k}${within})) AS s${k + 1} FROM p${k})`;
+    return `p${k + 1} AS (SELECT grp, any_value(p.t1) AS t1, min(e.x) AS s${k + 1} FROM ev e JOIN p${k} p USING (grp)
+      WHERE (e.x & ${1 << k}) <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
   });
-  const last = `p${steps.length}`;
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
-  // Seconds are medians of integer gaps (d2…dn, ms); lists of step times would be copied per row.
+  // Seconds are medians of integer gaps (d2…dn, ms).
   const gaps = steps.slice(1).map((_, j) => `(s${j + 2} >> 8) - (s${j + 1} >> 8) AS d${j + 2}`);
   const outs = steps.flatMap((_, k) => [
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
     k === 0 ? `NULL AS m1` : `median(d${k + 1}) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
+  const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) USING (grp)`).join(' ');
   // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
   // so every gap comes from the same visit); time windows already group by visitor.
-  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM ${last}`);
+  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM p1 ${joined}`);
   const deepest = '(level::BIGINT << 42) - t1';
   const best = window === 'session'
     ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
     : levels;
-  // Only groups that reached step 1 matter; grouping on one key (the visit, or the visitor) keeps the hash small.
-  const q = sql`WITH ev AS (
-      SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e
+  // The step-matching events, read once; only groups that reached step 1 go on.
+  const q = sql`WITH ev AS MATERIALIZED (
+      SELECT * FROM (SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e) WHERE (x & 255) <> 0
     ), p1 AS (
-      SELECT grp, any_value(visitor_id) AS visitor_id, list(x) AS l, min(x) FILTER (WHERE (x & 1) <> 0) AS s1
-      FROM ev WHERE (x & 255) <> 0 GROUP BY grp HAVING s1 IS NOT NULL
+      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1, min(x) AS t1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
   const row = await one(db, q);
