@@ -39,7 +39,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const src = sourceOf(table, scope);
 
   const [ranked, all] = await Promise.all([
-    rankGroups(db, src, dim.column, here, table, offsetOf(paging), paging.limit),
+    rankGroups(db, src, dim.column, here, table, offsetOf(paging), paging.limit, dim.few),
     one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`),
   ]);
   const names = ranked.rows.map((r) => r.name).filter((n): n is string => n !== null);

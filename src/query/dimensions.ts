@@ -19,12 +19,17 @@ export type Dimension = {
    * metrics may test the event's own column instead of looking the visit up.
    */
   onEveryEvent?: boolean;
+  /**
+   * A small value set by nature (a few hundred at most: channels, countries, device classes…): a breakdown
+   * counts every group exactly in one pass instead of first sizing the groups to pick candidates.
+   */
+  few?: boolean;
 };
 
 const NONE = '(none)';
 const visit = (name: string, column = name, none = NONE, companion?: string): Dimension => ({ name, level: 'visit', column, none, companion });
 /** Location and device: derived from the address and user agent every event of a visit shares. */
-const constant = (name: string): Dimension => ({ ...visit(name), onEveryEvent: true });
+const constant = (name: string, few = false): Dimension => ({ ...visit(name), onEveryEvent: true, few });
 const event = (name: string, column = name, companion?: string): Dimension => ({ name, level: 'event', column, none: NONE, companion });
 
 const ALL: Dimension[] = [
@@ -34,21 +39,21 @@ const ALL: Dimension[] = [
   event('hostname', 'hostname', 'hostname'),
   visit('source', 'source', 'Direct / None'),
   visit('referrer'),
-  visit('channel'),
+  { ...visit('channel'), few: true },
   visit('utm_source'),
   visit('utm_medium'),
   visit('utm_campaign'),
   visit('utm_term'),
   visit('utm_content'),
-  constant('country'),
+  constant('country', true),
   constant('region'),
   constant('city'),
-  constant('device'),
-  constant('browser'),
+  constant('device', true),
+  constant('browser', true),
   constant('browser_version'),
-  constant('os'),
+  constant('os', true),
   constant('os_version'),
-  constant('screen'),
+  constant('screen', true),
   event('event_type'),
   event('event_name'),
 ];
