@@ -1,6 +1,7 @@
-// Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events.
+// Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events
+// (or their per-slot counts).
 import type { Database } from '../storage/database.ts';
-import { countsSource, eventsSource, visitsSource, type Scope } from './scope.ts';
+import { metricsSource, type Scope } from './scope.ts';
 import { change, finish, selectMetrics, viewsPerVisit, type Metric } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one } from './run.ts';
@@ -14,17 +15,14 @@ export type Totals = {
   bounce_rate: number; visit_duration: number; events: number;
 };
 
-/** Pageviews and events of the scope: summed from the per-slot counts where they answer exactly. */
-function eventCounts(db: Database, scope: Scope) {
-  const counts = countsSource(scope);
-  return one(db, counts ? sql`SELECT ${selectMetrics(EVENT_METRICS, 'counts')} FROM ${counts}` : sql`SELECT ${selectMetrics(EVENT_METRICS, 'events')} FROM ${eventsSource(scope)}`);
+/** `metrics` of `table` over the scope, in one row. */
+function count(db: Database, scope: Scope, table: 'visits' | 'events', metrics: readonly Metric[]) {
+  const src = metricsSource(scope, table, metrics);
+  return one(db, sql`SELECT ${selectMetrics(metrics, src.table)} FROM ${src.from}`);
 }
 
 export async function totals(db: Database, scope: Scope): Promise<Totals> {
-  const [v, e] = await Promise.all([
-    one(db, sql`SELECT ${selectMetrics(VISIT_METRICS, 'visits')} FROM ${visitsSource(scope)}`),
-    eventCounts(db, scope),
-  ]);
+  const [v, e] = await Promise.all([count(db, scope, 'visits', VISIT_METRICS), count(db, scope, 'events', EVENT_METRICS)]);
   const vm = finish(VISIT_METRICS, v);
   const em = finish(EVENT_METRICS, e);
   return {

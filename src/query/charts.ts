@@ -1,7 +1,7 @@
-// Time series (contract §8 charts): visit metrics per local bucket from visits, pageviews from events,
-// every bucket present (empty ones zero).
+// Time series (contract §8 charts): visit metrics per local bucket from visits, pageviews from events (or
+// their per-slot counts), every bucket present (empty ones zero).
 import type { Database } from '../storage/database.ts';
-import { countsSource, eventsSource, visitsSource, type Scope } from './scope.ts';
+import { metricsSource, type Scope } from './scope.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { finish, selectMetrics, type Metric } from './metrics.ts';
 import { rangeEcho } from './period.ts';
@@ -11,13 +11,10 @@ import { sql } from './sql.ts';
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const EVENT_METRICS = ['pageviews'] as const satisfies Metric[];
 
-/** Per bucket: visit metrics from visits; pageviews from the per-slot counts where they answer exactly, else events. */
 async function byBucket(db: Database, scope: Scope, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
-  const counts = table === 'events' ? countsSource(scope) : null;
-  const [src, from, time] = counts ? [counts, 'counts', 'slot'] as const
-    : table === 'visits' ? [visitsSource(scope), table, 'start_ts'] as const : [eventsSource(scope), table, 'ts'] as const;
+  const src = metricsSource(scope, table, ms);
   const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, * EXCLUDE (b) FROM (
-    SELECT ${bucketSql(interval, scope.range, time)} AS b, ${selectMetrics(ms, from)} FROM ${src} GROUP BY ALL)`);
+    SELECT ${bucketSql(interval, scope.range, src.time)} AS b, ${selectMetrics(ms, src.table)} FROM ${src.from} GROUP BY ALL)`);
   return new Map(found.map((r) => [r.bucket as string, r]));
 }
 

@@ -7,6 +7,7 @@ import type { Filter } from './filters.ts';
 import { conditions, isVisitLevel } from './filter-sql.ts';
 import { sql, type Fragment } from './sql.ts';
 import { iso } from './calendar.ts';
+import { countedOn, type Metric, type Table } from './metrics.ts';
 
 /** `files`: the server's Parquet manifest, where tableSource() finds the compacted rows. */
 export type Scope = { site: Site; range: Range; filters: Filter[]; files: ParquetManifest };
@@ -64,7 +65,7 @@ const SLOT_MS = 15 * 60_000;
  * slots cannot answer exactly: with filters (they need the events themselves) or a range that does not
  * start and end on a quarter hour (realtime).
  */
-export function countsSource(s: Scope): Fragment | null {
+function countsSource(s: Scope): Fragment | null {
   const aligned = [s.range.fromUtc, s.range.toUtc].every((t) => Date.parse(t) % SLOT_MS === 0);
   if (s.filters.length || !aligned) return null;
   return sql`(SELECT * FROM event_counts WHERE site_id = ${s.site.id} AND slot >= ${s.range.fromUtc}::TIMESTAMP AND slot < ${s.range.toUtc}::TIMESTAMP)`;
@@ -74,4 +75,14 @@ export function countsSource(s: Scope): Fragment | null {
 export function purchasesSource(s: Scope): Fragment | null {
   if (s.filters.length) return null;
   return sql`(SELECT * FROM purchases WHERE site_id = ${s.site.id} AND ts >= ${s.range.fromUtc}::TIMESTAMP AND ts < ${s.range.toUtc}::TIMESTAMP)`;
+}
+
+/**
+ * Where `metrics` of `table` are counted for the scope: the per-slot counts when every metric is one of
+ * theirs and they answer exactly, else the table's own scoped relation. `time` is its time column.
+ */
+export function metricsSource(s: Scope, table: 'visits' | 'events', metrics: readonly Metric[]): { from: Fragment; table: Table; time: string } {
+  const counts = table === 'events' && metrics.every((m) => countedOn(m, 'counts')) ? countsSource(s) : null;
+  if (counts) return { from: counts, table: 'counts', time: 'slot' };
+  return table === 'visits' ? { from: visitsSource(s), table, time: 'start_ts' } : { from: eventsSource(s), table, time: 'ts' };
 }
