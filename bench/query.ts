@@ -103,7 +103,7 @@ async function compact() {
   await db.exec("SET memory_limit = '4GB'");
   const t0 = performance.now();
   const r = await new Compactor(db, manifest, new Serial()).run();
-  if (r.files || r.merged) console.log(`compacted ${r.events} events, ${r.visits} visits into ${r.files} files (merged ${r.merged}) in ${secs(t0)}`);
+  if (r.files || r.merged) console.log(`compacted ${r.visits} visits into ${r.files} files (merged ${r.merged}) in ${secs(t0)}`);
   await db.exec('CHECKPOINT');
   await db.close();
 }

@@ -1,6 +1,6 @@
 // Compaction: closed visits move from the hot visits table into Parquet files (sorted by time, one file
 // per site, month and run), registered in parquet_files in the same transaction that deletes the hot rows.
-// Events are written to Parquet by the loader already; hot event rows (from before that) move the same way.
+// Events never stay hot: the loader writes them to Parquet.
 // Small files of a month are merged in tiers of similar size, so a row is rewritten a few times at most.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ const MERGE_MIN_FILES = 4;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
 
-export type CompactionResult = { files: number; events: number; visits: number; merged: number };
+export type CompactionResult = { files: number; visits: number; merged: number };
 
 let runSeq = 0;
 
@@ -55,7 +55,7 @@ export class Compactor {
   }
 
   private async compact(cutoffIso: string): Promise<CompactionResult> {
-    const result: CompactionResult = { files: 0, events: 0, visits: 0, merged: 0 };
+    const result: CompactionResult = { files: 0, visits: 0, merged: 0 };
     const written: ParquetFile[] = [];
     const closed = `compact_closed_${++runSeq}`;
     try {
@@ -63,14 +63,12 @@ export class Compactor {
         await tx.exec(`CREATE TEMP TABLE ${closed} AS SELECT site_id, visit_id FROM visits WHERE end_ts < ?::TIMESTAMP`, [cutoffIso]);
         const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*) AS n FROM ${closed}`);
         if (!n) return;
-        for (const tbl of ['events', 'visits'] as const) {
-          const rows = `(SELECT t.* FROM ${tbl} t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
-          for (const f of await writePartitions(tx, this.manifest, tbl, rows)) {
-            written.push(f);
-            result[tbl] += f.rows;
-          }
-          await tx.exec(`DELETE FROM ${tbl} t USING ${closed} c WHERE t.site_id = c.site_id AND t.visit_id = c.visit_id`);
+        const rows = `(SELECT t.* FROM visits t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
+        for (const f of await writePartitions(tx, this.manifest, 'visits', rows)) {
+          written.push(f);
+          result.visits += f.rows;
         }
+        await tx.exec(`DELETE FROM visits t USING ${closed} c WHERE t.site_id = c.site_id AND t.visit_id = c.visit_id`);
         await tx.exec(`DROP TABLE ${closed}`);
       });
     } catch (e) {

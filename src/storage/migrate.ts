@@ -1,9 +1,13 @@
-// Applies the numbered SQL files in storage/migrations once each, in order, at start; a migration whose
-// rows also live in Parquet files (which SQL files cannot list) gets its backfill in the same transaction.
+// Applies the numbered SQL files in storage/migrations once each, in order, at start; a migration that
+// needs Parquet files (which SQL cannot list or write) has a step after its SQL in the same transaction.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './database.ts';
+import type { Tx } from './database.ts';
 import { BACKFILLS } from './registries.ts';
+import { moveHotEvents } from './retire-hot-events.ts';
+
+const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = { ...BACKFILLS, '0006-events-in-parquet.sql': moveHotEvents };
 
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'migrations');
 
@@ -17,7 +21,7 @@ export async function migrate(db: Database): Promise<string[]> {
     const sql = readFileSync(join(dir, f), 'utf8');
     await db.transaction(async (tx) => {
       await tx.exec(sql);
-      await BACKFILLS[f]?.(tx, db.dataDir);
+      await STEPS[f]?.(tx, db.dataDir);
       await tx.exec('INSERT INTO schema_migrations (name) VALUES (?)', [f]);
     });
     applied.push(f);
