@@ -73,6 +73,10 @@ export class Database {
       await c.run("SET TimeZone = 'UTC'");
       conns.push(c);
     }
+    // Parquet footers are cached across queries: files are immutable (a new name per write), and every query
+    // would otherwise parse the footers of all the files its range touches again (5–10% of a 12-month scan).
+    // A setting of the parquet extension, so it is set once that is loaded, not at instance creation.
+    await conns[0]!.run('SET GLOBAL parquet_metadata_cache = true');
     return new Database(instance, new Pool(conns), conns, dataDir);
   }
 
