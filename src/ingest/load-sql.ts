@@ -3,7 +3,7 @@
 // segments and imports both come through here.
 import type { Database, Tx } from '../storage/database.ts';
 import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
-import { dropFiles, publishFiles, writePartitions } from '../storage/parquet-writer.ts';
+import { writePartitions, writingFiles } from '../storage/parquet-writer.ts';
 import type { Serial } from '../storage/serial.ts';
 import { EVENT_COLUMN_LIST } from './log-format.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
@@ -18,23 +18,23 @@ let seq = 0;
 
 /**
  * Loads the rows of `source` (a FROM-able SQL text with `params`) into the analytics tables.
- * Rows of sites deleted meanwhile are dropped. Returns the number of events stored and their files.
+ * Rows of sites deleted meanwhile are dropped. Returns the number of events stored; the event files it
+ * writes are appended to `written`.
  * Events go straight to Parquet: inserting them into a DuckDB table cost more (its WAL, its checkpoint,
  * then compaction reading and deleting them again) than the whole rest of the load.
  */
-async function loadRows(tx: Tx, manifest: ParquetManifest, source: string, params: unknown[]): Promise<{ rows: number; files: ParquetFile[] }> {
+async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], source: string, params: unknown[]): Promise<number> {
   const n = ++seq;
   const stage = `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
-  let files: ParquetFile[] = [];
   try {
     await tx.exec(
       `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
       params as any[],
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
-    if (!rows) return { rows: 0, files: [] };
-    files = await writePartitions(tx, manifest, 'events', stage, { columns: EVENT_COLUMN_LIST, quick: true });
+    if (!rows) return 0;
+    await writePartitions(tx, manifest, written, 'events', stage, { columns: EVENT_COLUMN_LIST, quick: true });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
@@ -100,10 +100,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, source: string, param
         total_revenue = visitors.total_revenue + EXCLUDED.total_revenue,
         ${['last_country', 'last_browser', 'last_os', 'last_device'].map((c) => `${c} = CASE WHEN ${newer} THEN EXCLUDED.${c} ELSE visitors.${c} END`).join(',\n        ')},
         last_referrer_source = CASE WHEN EXCLUDED.total_sessions > 0 AND ${newer} THEN EXCLUDED.last_referrer_source ELSE visitors.last_referrer_source END`);
-    return { rows, files };
-  } catch (e) {
-    dropFiles(manifest, files);
-    throw e;
+    return rows;
   } finally {
     // After a failed statement the transaction is aborted and its rollback drops these anyway;
     // a failing DROP must not replace the error that explains what went wrong.
@@ -116,21 +113,12 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, source: string, param
  * One load in its own transaction behind the other analytics writes (source null: nothing to load);
  * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
  */
-export async function load(db: Database, serial: Serial, manifest: ParquetManifest, source: string | null, params: unknown[], after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
-  let files: ParquetFile[] = [];
-  try {
-    const rows = await serial.run(() => db.transaction(async (tx) => {
-      const out = source ? await loadRows(tx, manifest, source, params) : { rows: 0, files: [] };
-      files = out.files;
-      await after?.(tx, out.rows);
-      return out.rows;
-    }));
-    publishFiles(manifest, files);
+export function load(db: Database, serial: Serial, manifest: ParquetManifest, source: string | null, params: unknown[], after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
+  return serial.run(() => writingFiles(db, manifest, async (tx, written) => {
+    const rows = source ? await loadRows(tx, manifest, written, source, params) : 0;
+    await after?.(tx, rows);
     return rows;
-  } catch (e) {
-    dropFiles(manifest, files);
-    throw e;
-  }
+  }));
 }
 
 /**

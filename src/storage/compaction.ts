@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Database } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { dropFiles, publishFiles, SMALL_FILE_ROWS, writePartition, writePartitions } from './parquet-writer.ts';
+import { SMALL_FILE_ROWS, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
@@ -55,29 +55,16 @@ export class Compactor {
   }
 
   private async compact(cutoffIso: string): Promise<CompactionResult> {
-    const result: CompactionResult = { files: 0, visits: 0, merged: 0 };
-    const written: ParquetFile[] = [];
     const closed = `compact_closed_${++runSeq}`;
-    try {
-      await this.db.transaction(async (tx) => {
-        await tx.exec(`CREATE TEMP TABLE ${closed} AS SELECT site_id, visit_id FROM visits WHERE end_ts < ?::TIMESTAMP`, [cutoffIso]);
-        const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*) AS n FROM ${closed}`);
-        if (!n) return;
-        const rows = `(SELECT t.* FROM visits t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
-        for (const f of await writePartitions(tx, this.manifest, 'visits', rows)) {
-          written.push(f);
-          result.visits += f.rows;
-        }
-        await tx.exec(`DELETE FROM visits t USING ${closed} c WHERE t.site_id = c.site_id AND t.visit_id = c.visit_id`);
-        await tx.exec(`DROP TABLE ${closed}`);
-      });
-    } catch (e) {
-      dropFiles(this.manifest, written);
-      throw e;
-    }
-    publishFiles(this.manifest, written);
-    result.files = written.length;
-    return result;
+    const files = await writingFiles(this.db, this.manifest, async (tx, written) => {
+      await tx.exec(`CREATE TEMP TABLE ${closed} AS SELECT site_id, visit_id FROM visits WHERE end_ts < ?::TIMESTAMP`, [cutoffIso]);
+      const rows = `(SELECT t.* FROM visits t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
+      const out = await writePartitions(tx, this.manifest, written, 'visits', rows);
+      if (out.length) await tx.exec(`DELETE FROM visits t USING ${closed} c WHERE t.site_id = c.site_id AND t.visit_id = c.visit_id`);
+      await tx.exec(`DROP TABLE ${closed}`);
+      return out;
+    });
+    return { files: files.length, visits: files.reduce((n, f) => n + f.rows, 0), merged: 0 };
   }
 
   /**
@@ -109,17 +96,16 @@ export class Compactor {
 
   private async merge(tbl: Table, siteId: string, month: string, files: ParquetFile[]) {
     const list = files.map((f) => sqlPath(this.manifest.abs(f.path))).join(', ');
-    let made: ParquetFile | undefined;
-    try {
-      await this.db.transaction(async (tx) => {
-        made = await writePartition(tx, this.manifest, tbl, siteId, month, `SELECT * FROM read_parquet([${list}])`, 'zstd');
-        await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
-      });
-    } catch (e) {
-      if (made) dropFiles(this.manifest, [made]);
-      throw e;
-    }
-    publishFiles(this.manifest, [made!]);
+    // Timestamps as DuckDB prints them compare as text in time order.
+    const stats = {
+      rows: files.reduce((n, f) => n + f.rows, 0),
+      min_ts: files.map((f) => f.min_ts).reduce((a, b) => (b < a ? b : a)),
+      max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
+    };
+    await writingFiles(this.db, this.manifest, async (tx, written) => {
+      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * FROM read_parquet([${list}])`, 'zstd', stats);
+      await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
+    });
     this.manifest.remove(files.map((f) => f.path));
     const doomed = files.map((f) => this.manifest.abs(f.path));
     const bury = () => { for (const p of doomed) rmSync(p, { force: true }); };

@@ -1,8 +1,9 @@
 // Writes rows of one site and month to a new Parquet file (sorted by time), makes it durable and registers
-// it in parquet_files, all inside the caller's transaction; the caller adds it to the manifest after commit.
+// it in parquet_files, inside a transaction that publishes the files to the manifest once it commits and
+// removes them if it fails (writingFiles).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tx } from './database.ts';
+import type { Database, Tx } from './database.ts';
 import { syncDir, syncFile } from './durable-file.ts';
 import { ensureDir, partitionDir, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 
@@ -12,52 +13,55 @@ export const SMALL_FILE_ROWS = 500_000;
 /** snappy writes twice as fast as zstd; zstd files are about half the size. */
 export type Compression = 'snappy' | 'zstd';
 
+/** What the registry records of a file, known from the rows written (the file is not read back). */
+export type FileStats = { rows: number; min_ts: string; max_ts: string };
+
+/**
+ * Runs `fn` in one transaction with the list its writes append to: the files become visible to queries
+ * once the transaction commits, and are deleted if it fails (they would be unregistered orphans).
+ */
+export async function writingFiles<T>(db: Database, manifest: ParquetManifest, fn: (tx: Tx, written: ParquetFile[]) => Promise<T>): Promise<T> {
+  const written: ParquetFile[] = [];
+  try {
+    const out = await db.transaction((tx) => fn(tx, written));
+    for (const f of written) manifest.add(f);
+    return out;
+  } catch (e) {
+    for (const f of written) rmSync(manifest.abs(f.path), { force: true });
+    throw e;
+  }
+}
+
 /** `select` yields the rows; site id and month are checked by partitionDir, since COPY takes no parameters. */
-export async function writePartition(tx: Tx, manifest: ParquetManifest, tbl: Table, siteId: string, month: string, select: string, compression: Compression): Promise<ParquetFile> {
+export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
+  select: string, compression: Compression, stats: FileStats): Promise<ParquetFile> {
   const dir = partitionDir(manifest.dataDir, tbl, siteId, month);
   ensureDir(dir);
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
-  const col = TIME_COL[tbl];
-  try {
-    await tx.exec(`COPY (${select} ORDER BY ${col}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION ${compression}, ROW_GROUP_SIZE 122880)`);
-    const [s] = await tx.query<{ rows: number; min_ts: string; max_ts: string }>(
-      `SELECT count(*) AS rows, min(${col})::VARCHAR AS min_ts, max(${col})::VARCHAR AS max_ts FROM read_parquet(${sqlPath(abs)})`,
-    );
-    await syncFile(abs);
-    await syncDir(dir);
-    const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, rows: s!.rows, min_ts: s!.min_ts, max_ts: s!.max_ts };
-    await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
-    return f;
-  } catch (e) {
-    rmSync(abs, { force: true });
-    throw e;
-  }
+  const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, ...stats };
+  written.push(f);
+  await tx.exec(`COPY (${select} ORDER BY ${TIME_COL[tbl]}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION ${compression}, ROW_GROUP_SIZE 122880)`);
+  await syncFile(abs);
+  await syncDir(dir);
+  await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
+  return f;
 }
 
 /**
- * Writes `relation`'s rows of `tbl` as one file per site and month. Returns the files; if the transaction
- * later fails the caller removes them (dropFiles), otherwise adds them to the manifest (publishFiles).
+ * Writes `relation`'s rows of `tbl` as one file per site and month, appended to `written`.
  * `quick`: small files (soon merged) are written with snappy; the merge compresses them with zstd.
  */
-export async function writePartitions(tx: Tx, manifest: ParquetManifest, tbl: Table, relation: string, opts: { columns?: string; quick?: boolean } = {}): Promise<ParquetFile[]> {
-  const month = `strftime(${TIME_COL[tbl]}, '%Y-%m')`;
-  const parts = await tx.query<{ site_id: string; month: string; n: number }>(`SELECT site_id, ${month} AS month, count(*) AS n FROM ${relation} GROUP BY ALL`);
+export async function writePartitions(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, relation: string, opts: { columns?: string; quick?: boolean } = {}): Promise<ParquetFile[]> {
+  const col = TIME_COL[tbl];
+  const month = `strftime(${col}, '%Y-%m')`;
+  const parts = await tx.query<FileStats & { site_id: string; month: string }>(
+    `SELECT site_id, ${month} AS month, count(*) AS rows, min(${col})::VARCHAR AS min_ts, max(${col})::VARCHAR AS max_ts FROM ${relation} GROUP BY ALL`,
+  );
   const out: ParquetFile[] = [];
-  try {
-    for (const p of parts) {
-      const compression = opts.quick && p.n < SMALL_FILE_ROWS ? 'snappy' : 'zstd';
-      const select = `SELECT ${opts.columns ?? '*'} FROM ${relation} WHERE site_id = '${p.site_id}' AND ${month} = '${p.month}'`;
-      out.push(await writePartition(tx, manifest, tbl, p.site_id, p.month, select, compression));
-    }
-  } catch (e) {
-    dropFiles(manifest, out);
-    throw e;
+  for (const { site_id, month: m, ...stats } of parts) {
+    const compression = opts.quick && stats.rows < SMALL_FILE_ROWS ? 'snappy' : 'zstd';
+    const select = `SELECT ${opts.columns ?? '*'} FROM ${relation} WHERE site_id = '${site_id}' AND ${month} = '${m}'`;
+    out.push(await writePartition(tx, manifest, written, tbl, site_id, m, select, compression, stats));
   }
   return out;
 }
-
-/** After the registering transaction committed: queries see the files from now on. */
-export const publishFiles = (manifest: ParquetManifest, files: ParquetFile[]) => { for (const f of files) manifest.add(f); };
-
-/** After the registering transaction failed: its files are orphans. */
-export const dropFiles = (manifest: ParquetManifest, files: ParquetFile[]) => { for (const f of files) rmSync(manifest.abs(f.path), { force: true }); };

@@ -6,6 +6,7 @@ import { writePartitions } from './parquet-writer.ts';
 
 /** A failed migration leaves its files unregistered: the next start removes them as orphans. */
 export async function moveHotEvents(tx: Tx, dataDir: string) {
-  await writePartitions(tx, new ParquetManifest(dataDir), 'events', 'events');
+  // The manifest is loaded after migrations, from parquet_files: these files need not be published here.
+  await writePartitions(tx, new ParquetManifest(dataDir), [], 'events', 'events');
   await tx.exec('DELETE FROM events');
 }
