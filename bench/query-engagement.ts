@@ -1,8 +1,6 @@
 // Engagement bench (not a test): time on page / scroll depth of the top pages, grouped on the stored
 // engaged_path versus the window over every visit it replaced (lag(path) per visit). Prints p50 of each.
-// Usage: bun bench/query-engagement.ts --dir bench/out/query-data [--runs 5] [--memory 2GB] [--backfill]
-// --backfill adds engaged_path/engaged_hostname to a data dir loaded before the column existed (hot table
-// and every events Parquet file, rewritten in place — run it on a copy).
+// Usage: bun bench/query-engagement.ts --dir bench/out/query-data [--runs 5] [--memory 2GB]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +16,7 @@ import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/
 import { sql, type Fragment } from '../src/query/sql.ts';
 
 const { values: args } = parseArgs({
-  options: { dir: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' }, backfill: { type: 'boolean', default: false } },
+  options: { dir: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' } },
 });
 if (!args.dir) throw new Error('--dir <data dir> is required');
 const DIR = args.dir;
@@ -29,24 +27,6 @@ const db = await Database.open(DIR, 1);
 await db.exec(`SET memory_limit = '${args.memory!.replace(/[^0-9A-Za-z.]/g, '')}'`);
 const manifest = new ParquetManifest(DIR);
 await manifest.load(db);
-
-/** A pageview's engaged page, per visit, in one file or table (a visit never spans two compaction runs). */
-const engaged = (col: string) => `CASE WHEN event_type = 'pageview' THEN lag(${col}) OVER (PARTITION BY visit_id, event_type ORDER BY ts) END`;
-
-if (args.backfill) {
-  const t0 = performance.now();
-  const cols = await db.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'engaged_path'`);
-  if (!cols.length) await db.exec('ALTER TABLE events ADD COLUMN engaged_path VARCHAR; ALTER TABLE events ADD COLUMN engaged_hostname VARCHAR');
-  await db.exec(`CREATE TEMP TABLE hot AS SELECT * REPLACE (${engaged('path')} AS engaged_path, ${engaged('hostname')} AS engaged_hostname) FROM events`);
-  await db.exec('DELETE FROM events; INSERT INTO events SELECT * FROM hot; DROP TABLE hot');
-  for (const f of manifest.files('events', meta.siteId)) {
-    await db.exec(`COPY (SELECT *, ${engaged('path')} AS engaged_path, ${engaged('hostname')} AS engaged_hostname FROM read_parquet('${f}') ORDER BY ts)
-      TO '${f}.new' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
-    await Bun.$`mv ${f}.new ${f}`;
-  }
-  await db.exec('CHECKPOINT');
-  console.log(`backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-}
 
 /** The query this change replaced (src/query/engagement.ts before engaged_path). */
 function windowed(scope: Scope, names: string[]): Fragment {
