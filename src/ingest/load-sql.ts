@@ -34,7 +34,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
-    await writePartitions(tx, manifest, written, 'events', stage, { columns: EVENT_COLUMN_LIST, quick: true });
+    await writePartitions(tx, manifest, written, 'events', stage, { columns: EVENT_COLUMN_LIST });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
