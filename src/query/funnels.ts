@@ -38,29 +38,25 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
   // Seconds are medians of integer gaps (d2…dn, ms).
   const gaps = steps.slice(1).map((_, j) => `(s${j + 2} >> 8) - (s${j + 1} >> 8) AS d${j + 2}`);
-  const outs = steps.slice(1).flatMap((_, j) => [
-    `count(*) FILTER (WHERE level >= ${j + 2}) AS v${j + 2}`,
-    `median(d${j + 2}) FILTER (WHERE level >= ${j + 2}) / 1000.0 AS m${j + 2}`,
+  const outs = steps.flatMap((_, k) => [
+    `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
+    k === 0 ? `NULL AS m1` : `median(d${k + 1}) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
   const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) USING (grp)`).join(' ');
   // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
-  // so every gap comes from the same visit); time windows already group by visitor. Only visitors past
-  // step 1 need their gaps, so the deepest visit is found by one max() per visitor and joined back for
-  // those alone (three arg_max() over every visit cost twice as much).
-  const levels = frag(`SELECT *, (level::BIGINT << 42) - t1 AS depth FROM (
-      SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM p1 ${joined})`);
-  const tail = window === 'session'
-    ? sql`, top AS (SELECT visitor_id, max(depth) AS depth FROM lv GROUP BY visitor_id),
-      best AS (SELECT lv.* FROM lv JOIN top USING (visitor_id, depth) WHERE lv.level >= 2)
-      SELECT (SELECT count(*) FROM top) AS v1, ${frag(outs.join(', '))} FROM best`
-    : sql`, best AS (SELECT * FROM lv WHERE level >= 2)
-      SELECT (SELECT count(*) FROM lv) AS v1, ${frag(outs.join(', '))} FROM best`;
+  // so every gap comes from the same visit); time windows already group by visitor.
+  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM p1 ${joined}`);
+  const deepest = '(level::BIGINT << 42) - t1';
+  const best = window === 'session'
+    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
+    : levels;
   // The step-matching events, read once; only groups that reached step 1 go on.
   const q = sql`WITH ev AS MATERIALIZED (
       SELECT * FROM (SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e) WHERE (x & 255) <> 0
     ), p1 AS (
       SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1, min(x) AS t1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
-    )${frag(pickers.map((p) => `, ${p}`).join(''))}, lv AS MATERIALIZED (${levels})${tail}`;
+    )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
+    SELECT ${frag(outs.join(', '))} FROM best`;
   const row = await one(db, q);
   return {
     visitors: steps.map((_, k) => row?.[`v${k + 1}`] ?? 0),
