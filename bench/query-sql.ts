@@ -96,10 +96,13 @@ export const HAND_WRITTEN: Record<string, (q: Question) => Fragment> = {
       params: [...cur.params, ...before.params, ...q.visits.params, ...w.params, ...pv.params, ...w.params],
     };
   },
+  // The endpoint's whole answer: the totals and the top 10 pages of the last 30 minutes.
   realtime(q) {
     return {
-      sql: `SELECT count(DISTINCT visitor_id), count(*) FILTER (WHERE event_type = 'pageview') FROM ${q.events.sql}`,
-      params: q.events.params,
+      sql: `SELECT NULL AS path, count(DISTINCT visitor_id), count(*) FILTER (WHERE event_type = 'pageview') FROM ${q.events.sql}
+        UNION ALL (SELECT path, count(DISTINCT visitor_id) AS v, NULL FROM ${q.events.sql} WHERE event_type = 'pageview'
+          GROUP BY path ORDER BY v DESC, path LIMIT 10)`,
+      params: [...q.events.params, ...q.events.params],
     };
   },
 };

@@ -20,8 +20,10 @@ export type Dimension = {
    */
   onEveryEvent?: boolean;
   /**
-   * A small value set by nature (a few hundred at most: channels, countries, device classes…): a breakdown
-   * counts every group exactly in one pass instead of first sizing the groups to pick candidates.
+   * A small value set by nature (a few hundred at most: channels, countries, device classes…), or one where
+   * a few values carry nearly every visit (sources: direct, a search engine, a few socials): a breakdown
+   * counts every group exactly in one pass instead of first sizing the groups to pick candidates (the
+   * sizing pass costs more than the tail it saves; sources over 12 months 543–661 → 479–588 ms).
    */
   few?: boolean;
 };
@@ -37,7 +39,7 @@ const ALL: Dimension[] = [
   visit('entry_page', 'entry_page', NONE, 'path'),
   visit('exit_page', 'exit_page', NONE, 'path'),
   event('hostname', 'hostname', 'hostname'),
-  visit('source', 'source', 'Direct / None'),
+  { ...visit('source', 'source', 'Direct / None'), few: true },
   visit('referrer'),
   { ...visit('channel'), few: true },
   visit('utm_source'),
