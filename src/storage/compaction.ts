@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import type { Database } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { SMALL_FILE_ROWS, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
+import { writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
 const MERGE_MIN_FILES = 4;
+/** Files at least this large are not merged again (a month's big files stay as they are). */
+const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
 

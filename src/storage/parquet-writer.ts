@@ -7,9 +7,6 @@ import type { Database, Tx } from './database.ts';
 import { syncDir, syncFile } from './durable-file.ts';
 import { ensureDir, partitionDir, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 
-/** Files this small are merged again soon (compaction.ts). */
-export const SMALL_FILE_ROWS = 500_000;
-
 /**
  * Every file is LZ4: it writes as fast as snappy and reads fastest of the compressed codecs, which is what
  * analytics pay for on every query. Measured on the 10M-event bench files (2 cores), reading the six
