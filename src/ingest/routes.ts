@@ -17,6 +17,8 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '86400',
 };
 
+const ACCEPTED_HEADERS = { ...CORS_HEADERS, 'content-type': 'text/plain;charset=utf-8' };
+
 const ingestDoc = (summary: string, description: string, schema: z.ZodType) => ({
   summary,
   description,
@@ -49,26 +51,24 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestServi
   });
   // A 204 must have no body at all (Deno refuses even an empty string).
   const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+  // A ready Response: Elysia then skips merging `set` into a new one (~1.5 µs of the event route's main-thread time).
+  const accepted = () => new Response('ok', { status: 202, headers: ACCEPTED_HEADERS });
   return new Elysia({ tags: ['Ingestion'] })
     .options('/api/v1/event', preflight, { detail: { hide: true } })
     .options('/api/v1/identify', preflight, { detail: { hide: true } })
     // parse: 'none' — the body is read here as a capped stream, never buffered whole by the framework.
-    .post('/api/v1/event', async ({ request, set }) => {
-      Object.assign(set.headers, CORS_HEADERS);
+    .post('/api/v1/event', async ({ request }) => {
       const input = parseEvent(await readCapped(request, ingestError), ingestError);
       await svc().event(input, origin(request));
-      set.status = 202;
-      return 'ok';
+      return accepted();
     }, {
       parse: 'none',
       detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk. Bot traffic is answered 202 and dropped.', EventDoc),
     })
-    .post('/api/v1/identify', async ({ request, set }) => {
-      Object.assign(set.headers, CORS_HEADERS);
+    .post('/api/v1/identify', async ({ request }) => {
       const input = parseIdentify(await readCapped(request, ingestError), ingestError);
       await svc().identify(input);
-      set.status = 202;
-      return 'ok';
+      return accepted();
     }, {
       parse: 'none',
       detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyDoc),
