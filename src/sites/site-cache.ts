@@ -35,10 +35,10 @@ export class SiteCache {
 
   /** A site of this organization addressed by its id or its public id (contract §3). */
   inOrg(orgId: string, idOrPublicId: string): Site | undefined {
-    // Both forms are lowercase hex when stored; clients may send UUIDs upper-cased.
+    // Every id is lowercase hex when stored; clients may send UUIDs upper-cased.
     const id = idOrPublicId.toLowerCase();
     const s = this.byId.get(id) ?? this.byPublic.get(id);
-    return s && s.org_id === orgId ? s : undefined;
+    return s && s.org_id === orgId.toLowerCase() ? s : undefined;
   }
 
   ofOrg(orgId: string): Site[] {

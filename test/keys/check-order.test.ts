@@ -72,6 +72,14 @@ test('8. a bad body comes last, and carries the rate-limit headers', async () =>
   expect(invalid.headers.get('x-ratelimit-limit')).toBe('600');
 });
 
+test('an unknown goal beats a bad body, with the ids upper-cased too', async () => {
+  const path = `${goals(a.orgId, a.site.id)}/${NO_SITE}`;
+  for (const p of [path, path.toUpperCase().replace('/API/V1/ORGANIZATIONS/', '/api/v1/organizations/').replace('/SITES/', '/sites/').replace('/GOALS/', '/goals/')]) {
+    const r = await a.api.call('PATCH', p, { token: a.key, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    expect(r).toMatchObject({ status: 404, body: { error: 'Goal not found' } });
+  }
+});
+
 test('session-only endpoints: an API key gets 403, a bad session 401, both before the body', async () => {
   const keys = `/api/v1/organizations/${a.orgId}/api-keys`;
   const junk = { raw: '{"name": ', headers: { 'content-type': 'application/json' } };
