@@ -6,14 +6,12 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
 import * as funnels from './service.ts';
-import { existsPlugin } from '../http/exists.ts';
 import { analyzeFunnel } from './analysis.ts';
 import { CommonQuery, reportErrorResponses } from '../analytics/model.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
     .use(auth)
-    .use(existsPlugin(ctx))
     .get('/', async ({ access }) => ok({ funnels: await funnels.listFunnels(ctx.db, access.site!.id) }), {
       scope: 'funnels:read',
       response: { 200: envelope(z.object({ funnels: z.array(FunnelSchema) })), ...errorResponses },
@@ -29,18 +27,15 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .patch('/:funnelId', async ({ access, params, body }) => ok(await funnels.updateFunnel(ctx.db, access.site!.id, params.funnelId, body)), {
       scope: 'funnels:write',
-      exists: 'funnel',
       body: PatchFunnelBody,
       response: { 200: envelope(FunnelSchema), ...errorResponses },
     })
     .delete('/:funnelId', async ({ access, params }) => ok(await funnels.deleteFunnel(ctx.db, access.site!.id, params.funnelId)), {
       scope: 'funnels:write',
-      exists: 'funnel',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
     })
     .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx, access.site!, params.funnelId, query)), {
       scope: 'funnels:read',
-      exists: 'funnel',
       query: CommonQuery,
       response: { 200: envelope(AnalysisSchema), ...reportErrorResponses },
       detail: {

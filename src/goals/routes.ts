@@ -6,7 +6,6 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
-import { existsPlugin } from '../http/exists.ts';
 import * as stats from './stats.ts';
 import { ChartsQuery, CommonQuery, reportErrorResponses } from '../analytics/model.ts';
 import { PageQuery } from '../http/page-query.ts';
@@ -16,7 +15,6 @@ const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 export const goalRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/goals', tags: ['Goals'] })
     .use(auth)
-    .use(existsPlugin(ctx))
     .get('/', async ({ access, query }) => ok({ goals: await goals.listGoals(ctx.db, access.site!.id, query.include_archived === 'true') }), {
       scope: 'goals:read',
       query: GoalListQuery,
@@ -34,19 +32,16 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .patch('/:goalId', async ({ access, params, body }) => ok(await goals.updateGoal(ctx.db, access.site!.id, params.goalId, body)), {
       scope: 'goals:write',
-      exists: 'goal',
       body: PatchGoalBody,
       response: GoalResponse,
       detail: { summary: 'Update name, path (pageview goals), event_name (event goals) or value (null clears it)' },
     })
     .post('/:goalId/archive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, true)), {
       scope: 'goals:write',
-      exists: 'goal',
       response: GoalResponse,
     })
     .post('/:goalId/unarchive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, false)), {
       scope: 'goals:write',
-      exists: 'goal',
       response: GoalResponse,
     })
     .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx, access.site!, query)), {
@@ -57,14 +52,12 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
-      exists: 'goal',
       query: ChartsQuery,
       response: { 200: envelope(GoalStatsSchema), ...reportErrorResponses },
       detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
     })
     .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx, access.site!, params.goalId, query)), {
       scope: 'goals:read',
-      exists: 'goal',
       query: CommonQuery.extend(PageQuery.shape),
       response: { 200: envelope(CompletionsSchema), ...reportErrorResponses },
       detail: { summary: 'Completions newest first, paginated (page ≥ 1, limit 1–100, default 50); all time unless period parameters are given' },

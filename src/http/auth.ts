@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { checkBeforeBody } from './before-body.ts';
+import { assertResourceExists } from './exists.ts';
 import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey, type KeyUsage } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
@@ -70,6 +71,7 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
     if (params.siteId !== undefined) {
       site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
       if (!site) throw notFound('Site not found');
+      await assertResourceExists(ctx.db, site, params);
     }
     return { principal, orgId, role, site, rateHeaders };
   } catch (e) {

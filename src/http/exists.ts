@@ -1,26 +1,22 @@
-// `exists: 'goal' | 'funnel' | 'visitor'` route option: a 404 for a path id not in the site, checked after the
-// auth macro's checks and BEFORE body/query validation, so that contract §4's order (404 before 400) holds.
-import { Elysia } from 'elysia';
-import type { AppContext } from '../app-context.ts';
+// A 404 for a goal, funnel or visitor addressed by a path id that is not in the site. The auth check calls
+// it right after resolving the site, before the body is read: contract §4's order (404 before 400) holds
+// even for a malformed body. (A separate macro could not: Elysia keeps only one macro's parse hook.)
+import type { Database } from '../storage/database.ts';
+import type { Site } from '../sites/model.ts';
 import { notFound } from './errors.ts';
 
-const RESOURCES = {
-  goal: { table: 'goals', param: 'goalId', message: 'Goal not found' },
-  funnel: { table: 'funnels', param: 'funnelId', message: 'Funnel not found' },
-  visitor: { table: 'visitors', param: 'visitorId', message: 'Visitor not found' },
-} as const;
-export type Resource = keyof typeof RESOURCES;
+/** Path parameter → the table its id lives in, and the 404 when it does not. */
+const RESOURCES = [
+  { param: 'goalId', table: 'goals', message: 'Goal not found' },
+  { param: 'funnelId', table: 'funnels', message: 'Funnel not found' },
+  { param: 'visitorId', table: 'visitors', message: 'Visitor not found' },
+] as const;
 
-/** Use after the auth plugin and list `exists` after `scope` in the route options: macro hooks run in that order. */
-export const existsPlugin = (ctx: AppContext) =>
-  new Elysia().macro({
-    exists: (kind: Resource) => ({
-      async transform({ params }: any) {
-        const r = RESOURCES[kind];
-        const site = ctx.sites.inOrg(params.orgId, params.siteId);
-        if (!site) return; // the auth macro has answered already
-        const hit = await ctx.db.one(`SELECT 1 AS ok FROM ${r.table} WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [site.id, params[r.param]]);
-        if (!hit) throw notFound(r.message);
-      },
-    }),
-  });
+export async function assertResourceExists(db: Database, site: Site, params: Record<string, string>) {
+  for (const r of RESOURCES) {
+    const id = params[r.param];
+    if (id === undefined) continue;
+    const hit = await db.one(`SELECT 1 AS ok FROM ${r.table} WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [site.id, id]);
+    if (!hit) throw notFound(r.message);
+  }
+}

@@ -6,13 +6,11 @@ import { envelope, ok } from '../http/envelope.ts';
 import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
 import { PageQuery } from '../http/page-query.ts';
 import { visitorList, visitorTimeline } from './service.ts';
-import { existsPlugin } from '../http/exists.ts';
 import { reportErrorResponses } from '../analytics/model.ts';
 
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
     .use(auth)
-    .use(existsPlugin(ctx))
     .get('/', async ({ access, query }) => ok(await visitorList(ctx, access.site!.id, query)), {
       scope: 'visitors:read',
       query: VisitorListQuery,
@@ -23,7 +21,6 @@ export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .get('/:visitorId/timeline', async ({ access, params, query }) => ok(await visitorTimeline(ctx, access.site!.id, params.visitorId, query)), {
       scope: 'visitors:read',
-      exists: 'visitor',
       query: PageQuery,
       response: { 200: envelope(TimelineSchema), ...reportErrorResponses },
       detail: { summary: "A visitor's profile and events, newest first; {visitorId} is the profile's UUID id; page/limit as for the list" },

@@ -72,9 +72,9 @@ test('8. a bad body comes last, and carries the rate-limit headers', async () =>
   expect(invalid.headers.get('x-ratelimit-limit')).toBe('600');
 });
 
-test('an unknown goal beats a bad body, with the ids upper-cased too', async () => {
-  const path = `${goals(a.orgId, a.site.id)}/${NO_SITE}`;
-  for (const p of [path, path.toUpperCase().replace('/API/V1/ORGANIZATIONS/', '/api/v1/organizations/').replace('/SITES/', '/sites/').replace('/GOALS/', '/goals/')]) {
+test('an unknown goal beats even a malformed body, with the ids upper-cased too', async () => {
+  const upper = (id: string) => id.toUpperCase();
+  for (const p of [`${goals(a.orgId, a.site.id)}/${NO_SITE}`, `${goals(upper(a.orgId), upper(a.site.id))}/${NO_SITE}`]) {
     const r = await a.api.call('PATCH', p, { token: a.key, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
     expect(r).toMatchObject({ status: 404, body: { error: 'Goal not found' } });
   }
