@@ -24,11 +24,18 @@ export type LogRow = { [K in EventColumn]: any } & { uid: string | null };
 
 export const EVENT_COLUMN_LIST = EVENT_COLUMNS.map(([c]) => c).join(', ');
 
-const ALL = [...EVENT_COLUMNS, ...LOG_ONLY_COLUMNS];
+/** Columns added after the first log format: their keys come last, so an older server's segments still replay. */
+const ADDED_COLUMNS: readonly EventColumn[] = ['engaged_path', 'engaged_hostname'];
+const ALL = [
+  ...EVENT_COLUMNS.filter(([c]) => !ADDED_COLUMNS.includes(c)),
+  ...LOG_ONLY_COLUMNS,
+  ...EVENT_COLUMNS.filter(([c]) => ADDED_COLUMNS.includes(c)),
+];
 /**
- * Keys in the file are one or two letters (a, b, … z, ba, …), not column names: key names were half of
- * every line, and every byte is written, fsync'd and parsed again by DuckDB. Null members are left out
- * (read_json reads an absent key as NULL).
+ * Keys in the file are one or two letters (a, b, … z, ba, …) by position in ALL, not column names: key
+ * names were half of every line, and every byte is written, fsync'd and parsed again by DuckDB. Null
+ * members are left out (read_json reads an absent key as NULL). A new column is appended to ALL, never
+ * inserted, so the keys of existing columns never move.
  */
 const SHORT = ALL.map((_, i) => (i < 26 ? '' : String.fromCharCode(97 + Math.floor(i / 26))) + String.fromCharCode(97 + (i % 26)));
 const FIELDS = ALL.map(([c], i) => [c, SHORT[i]!] as const);

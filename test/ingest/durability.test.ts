@@ -143,3 +143,19 @@ test('a torn last line left by a crash is cut off at restart; the whole lines be
   expect(await storedIds(srv.dataDir)).toEqual(new Map([['1', 1], ['2', 1]]));
   expect(existsSync(join(srv.dataDir, 'log', 'failed'))).toBe(false);
 });
+
+test('a segment written by an older server (before the engaged_* columns) replays into the right columns', async () => {
+  await srv?.cleanup();
+  srv = await startServer();
+  const acct = await setupAccount(srv.url);
+  expect(await srv.stop()).toBe(0);
+  // The first log format: keys by position a, b, … with props at bh and the visitor's uid at bi.
+  const legacy = { a: '2026-01-01T00:00:00.000Z', b: acct.site.id, c: 7, d: 7, e: 'pageview', g: 'https://example.com/old', i: '/old', bh: { k: 'v' }, bi: 'uid-from-old-log' };
+  writeFileSync(join(srv.dataDir, 'log', '000000000000001-000000.ndjson'), `${JSON.stringify(legacy)}\n`);
+  srv = await restart(srv.dataDir);
+  expect(await srv.stop()).toBe(0);
+  const events = await queryStored<any>(srv.dataDir, `SELECT path, engaged_path, props FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  expect(events).toMatchObject([{ path: '/old', engaged_path: null }]);
+  const visitors = await queryStored<any>(srv.dataDir, 'SELECT uid FROM visitors WHERE visitor_id = 7');
+  expect(visitors).toEqual([{ uid: 'uid-from-old-log' }]);
+});
