@@ -6,8 +6,13 @@ import type { Database } from './database.ts';
 import type { Tx } from './database.ts';
 import { BACKFILLS } from './registries.ts';
 import { moveHotEvents } from './retire-hot-events.ts';
+import { addEngagedColumns } from './engaged-columns.ts';
 
-const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = { ...BACKFILLS, '0006-events-in-parquet.sql': moveHotEvents };
+const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
+  ...BACKFILLS,
+  '0006-events-in-parquet.sql': moveHotEvents,
+  '0007-engaged-pages.sql': addEngagedColumns,
+};
 
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'migrations');
 

@@ -35,11 +35,7 @@ CREATE TABLE events (
   revenue DECIMAL(18, 4),
   currency VARCHAR,
   order_id VARCHAR,
-  props MAP(VARCHAR, VARCHAR),
-  -- On a pageview: the visit's previous pageview, the page its time_on_page / scroll_depth report is about
-  -- (spec §2.2). Stored at ingestion so the pages breakdown groups on it instead of windowing every visit.
-  engaged_path VARCHAR,
-  engaged_hostname VARCHAR
+  props MAP(VARCHAR, VARCHAR)
 );
 
 -- One row per visit: visit-level breakdowns read this much smaller table.
