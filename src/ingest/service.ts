@@ -89,7 +89,10 @@ export class IngestService {
     const site = this.site(input.site_id);
     const visitorId = uidVisitorId(site.id, input.visitor_uid);
     const keep = (col: string) => `${col} = coalesce(EXCLUDED.${col}, visitors.${col})`;
-    const upsert = () =>
+    // Behind the loader like every analytics write: run beside a load (or an import) of the same visitor,
+    // DuckDB would abort whichever committed second, and an import has no retry. The price: an identify
+    // during a long import waits for it.
+    await this.serial.run(() =>
       this.ctx.db.exec(
         `INSERT INTO visitors (id, site_id, visitor_id, uid, external_id, name, email, avatar_url, custom)
          VALUES (md5(?::VARCHAR || ':' || ?::BIGINT)::UUID, ?, ?::BIGINT, ?, ?, ?, ?, ?, ?::JSON)
@@ -99,15 +102,8 @@ export class IngestService {
                          ELSE json_merge_patch(coalesce(visitors.custom, '{}'::JSON), EXCLUDED.custom) END`,
         [site.id, visitorId, site.id, visitorId, input.visitor_uid, input.user_id, input.name, input.email, input.avatar,
           input.custom ? JSON.stringify(input.custom) : null],
-      );
-    // Straight to the table: queueing behind the loader would make identify wait out a long import.
-    // Only when a load is writing the same visitor right now does it queue behind it.
-    try {
-      await upsert();
-    } catch (e) {
-      if (!/conflict|constraint/i.test(String(e))) throw e;
-      await this.serial.run(upsert);
-    }
+      ),
+    );
   }
 
   /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
