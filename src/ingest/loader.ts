@@ -8,6 +8,7 @@ import { load } from './load-sql.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql } from './log-format.ts';
 import type { Serial } from '../storage/serial.ts';
+import { syncDir } from '../storage/durable-file.ts';
 
 export class Loader {
   private queue: string[] = [];
@@ -33,10 +34,9 @@ export class Loader {
     const done = new Set(
       (await this.db.query<{ name: string }>('SELECT name FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [names])).map((r) => r.name),
     );
-    for (const p of paths) {
-      if (done.has(basename(p))) { unlink(p); this.forget.push(basename(p)); }
-      else this.queue.push(p);
-    }
+    const loaded = paths.filter((p) => done.has(basename(p)));
+    this.queue.push(...paths.filter((p) => !done.has(basename(p))));
+    await this.retire(loaded);
     this.kick();
     await this.idle();
   }
@@ -80,9 +80,19 @@ export class Loader {
         return;
       }
       this.queue.splice(0, batch.length);
-      for (const p of batch) unlink(p);
-      this.forget.push(...batch.map((p) => basename(p)));
+      await this.retire(batch);
     }
+  }
+
+  /**
+   * Deletes loaded segments; their records go with the next load. Only once the deletions are on disk
+   * (directory synced), or a power loss could bring back a file whose record is gone and load it twice.
+   */
+  private async retire(paths: string[]) {
+    const gone = paths.filter(unlink);
+    if (!gone.length) return;
+    await syncDir(dirname(gone[0]!));
+    this.forget.push(...gone.map((p) => basename(p)));
   }
 
   private async load(paths: string[]) {
@@ -111,6 +121,12 @@ function quarantine(p: string, e: unknown) {
   log.error('ingest segment kept failing to load (about a minute of retries); moved aside', { segment: basename(p), dir, error: String(e) });
 }
 
-function unlink(p: string) {
-  try { unlinkSync(p); } catch { /* already gone */ }
+/** True once the file is gone (deleted now or before); a file that could not be deleted keeps its record. */
+function unlink(p: string): boolean {
+  try {
+    unlinkSync(p);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
