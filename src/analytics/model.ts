@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { COMPARISONS, PERIODS } from '../query/period.ts';
 import { INTERVALS } from '../query/buckets.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
-import { ErrorBody, errorResponses, PaginationSchema } from '../http/envelope.ts';
-
-/** Error answers of a report route: the standard ones plus 503 when a query outgrows DuckDB's memory budget (query/run.ts). */
-export const reportErrorResponses = { ...errorResponses, 503: ErrorBody } as const;
+import { PaginationSchema } from '../http/envelope.ts';
 
 const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
 

@@ -3,10 +3,10 @@ import { Elysia } from 'elysia';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../http/auth.ts';
-import { envelope, ok } from '../http/envelope.ts';
+import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
 import {
-  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, reportErrorResponses, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
+  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, CommonQuery, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
 } from './model.ts';
 import * as analytics from './service.ts';
 

@@ -1,8 +1,8 @@
 // Analytics requests → query engine calls: resolve the period and filters for the site, then run one query.
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { tableSource } from '../storage/sources.ts';
-import { realtimeRange, resolvePeriod } from '../query/period.ts';
+import { realtimeRange, resolvePeriod, type Range } from '../query/period.ts';
+import { firstVisitDate } from '../query/first-visit.ts';
 import { resolveFilters } from '../query/filters.ts';
 import type { Scope } from '../query/scope.ts';
 import { stats as statsQuery } from '../query/aggregate.ts';
@@ -12,24 +12,15 @@ import { realtime as realtimeQuery } from '../query/realtime.ts';
 import { revenue as revenueQuery } from '../query/revenue.ts';
 import { defaultInterval, type Interval } from '../query/buckets.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
-import { todayIn } from '../query/calendar.ts';
-import { one } from '../query/run.ts';
-import { sql } from '../query/sql.ts';
 import type { Comparison } from '../query/period.ts';
 import { listAnnotations } from '../annotations/service.ts';
 import type { BreakdownQuery, CommonQuery } from './model.ts';
 
-/** Local date of the site's first visit (period=all), or of its creation when it has none. */
-async function firstDate(ctx: AppContext, site: Site): Promise<string | null> {
-  const r = await one(ctx.db, sql`SELECT strftime(timezone(${site.timezone}, min(start_ts)::TIMESTAMPTZ), '%Y-%m-%d') AS d
-    FROM ${tableSource(ctx.parquet, 'visits', site.id)}`);
-  return r?.d ?? todayIn(site.timezone, Date.parse(site.created_at));
-}
-
-export async function scopeFor(ctx: AppContext, site: Site, q: CommonQuery): Promise<Scope> {
-  const range = await resolvePeriod(q, site.timezone, () => firstDate(ctx, site));
+/** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
+export async function scopeFor(ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> {
+  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(ctx.db, ctx.parquet, site)));
   const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return { site, range, filters, files: ctx.parquet };
+  return { site, range: r, filters, files: ctx.parquet };
 }
 
 export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison }) {
@@ -37,8 +28,7 @@ export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { comp
 }
 
 export async function realtime(ctx: AppContext, site: Site, q: CommonQuery) {
-  const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return realtimeQuery(ctx.db, { site, range: realtimeRange(site.timezone), filters, files: ctx.parquet });
+  return realtimeQuery(ctx.db, await scopeFor(ctx, site, q, realtimeRange(site.timezone)));
 }
 
 /** The series with the range's annotations beside the points (read as the annotations list reads them). */

@@ -3,11 +3,11 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
-import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { envelope, errorResponses, ok, reportErrorResponses } from '../http/envelope.ts';
 import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
 import * as funnels from './service.ts';
 import { analyzeFunnel } from './analysis.ts';
-import { CommonQuery, reportErrorResponses } from '../analytics/model.ts';
+import { CommonQuery } from '../analytics/model.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })

@@ -3,11 +3,11 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
-import { envelope, errorResponses, ok } from '../http/envelope.ts';
+import { envelope, errorResponses, ok, reportErrorResponses } from '../http/envelope.ts';
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
 import * as stats from './stats.ts';
-import { ChartsQuery, CommonQuery, reportErrorResponses } from '../analytics/model.ts';
+import { ChartsQuery, CommonQuery } from '../analytics/model.ts';
 import { PageQuery } from '../http/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };

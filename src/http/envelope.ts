@@ -18,3 +18,6 @@ export const errorResponses = {
   404: ErrorBody,
   429: ErrorBody,
 } as const;
+
+/** Error answers of a route that runs a report query: the standard ones plus 503 when it outgrows DuckDB's memory budget (query/run.ts). */
+export const reportErrorResponses = { ...errorResponses, 503: ErrorBody } as const;

@@ -2,11 +2,10 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
-import { envelope, ok } from '../http/envelope.ts';
+import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
 import { TimelineSchema, VisitorListQuery, VisitorListSchema } from './model.ts';
 import { PageQuery } from '../http/page-query.ts';
 import { visitorList, visitorTimeline } from './service.ts';
-import { reportErrorResponses } from '../analytics/model.ts';
 
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
