@@ -41,8 +41,7 @@ function localMicrosSql(column: string, r: Range): Fragment {
 /** Local month starts: each boundary's UTC instant is where the CASE moves on to the next bucket. */
 function monthSql(column: string, r: Range): Fragment {
   const col = ident(column);
-  const starts: string[] = [];
-  for (let d = monthStart(r.from); d <= r.to; d = addMonths(d, 1)) starts.push(d);
+  const starts = bucketLabels(r, 'month');
   const local = (d: string) => Date.parse(`${d}T00:00:00Z`) * 1000;
   if (starts.length > MONTH_ARMS) return sql`epoch_us(date_trunc('month', make_timestamp(${localMicrosSql(column, r)})))`;
   const whens = starts.slice(1).map((d, i) => sql`WHEN ${col} < ${iso(startOfDayUtc(d, r.timezone))}::TIMESTAMP THEN ${local(starts[i]!)}::BIGINT`);

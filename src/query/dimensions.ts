@@ -31,7 +31,9 @@ export type Dimension = {
 const NONE = '(none)';
 const visit = (name: string, column = name, none = NONE, companion?: string): Dimension => ({ name, level: 'visit', column, none, companion });
 /** Location and device: derived from the address and user agent every event of a visit shares. */
-const constant = (name: string, few = false): Dimension => ({ ...visit(name), onEveryEvent: true, few });
+const constant = (name: string): Dimension => ({ ...visit(name), onEveryEvent: true });
+/** Marks a dimension `few` (one exact pass over every group in a breakdown). */
+const few = (d: Dimension): Dimension => ({ ...d, few: true });
 const event = (name: string, column = name, companion?: string): Dimension => ({ name, level: 'event', column, none: NONE, companion });
 
 const ALL: Dimension[] = [
@@ -39,23 +41,23 @@ const ALL: Dimension[] = [
   visit('entry_page', 'entry_page', NONE, 'path'),
   visit('exit_page', 'exit_page', NONE, 'path'),
   event('hostname', 'hostname', 'hostname'),
-  { ...visit('source', 'source', 'Direct / None'), few: true },
+  few(visit('source', 'source', 'Direct / None')),
   visit('referrer'),
-  { ...visit('channel'), few: true },
+  few(visit('channel')),
   visit('utm_source'),
   visit('utm_medium'),
   visit('utm_campaign'),
   visit('utm_term'),
   visit('utm_content'),
-  constant('country', true),
+  few(constant('country')),
   constant('region'),
   constant('city'),
-  constant('device', true),
-  constant('browser', true),
+  few(constant('device')),
+  few(constant('browser')),
   constant('browser_version'),
-  constant('os', true),
+  few(constant('os')),
   constant('os_version'),
-  constant('screen', true),
+  few(constant('screen')),
   event('event_type'),
   event('event_name'),
 ];

@@ -27,12 +27,12 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
     ? sql`(SELECT * FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
     : tableSource(scope.files, 'events', scope.site.id, scope.range);
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
-  const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.t1 >> 8) + ${WINDOW_MS[window]}`;
+  const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.s1 >> 8) + ${WINDOW_MS[window]}`;
   // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the
   // step's events with the groups that reached step k−1, so each step reads only its own events.
   const pickers = steps.slice(1).map((_, j) => {
     const k = j + 1;
-    return `p${k + 1} AS (SELECT grp, any_value(p.t1) AS t1, min(e.x) AS s${k + 1} FROM ev e JOIN p${k} p USING (grp)
+    return `p${k + 1} AS (SELECT grp, any_value(p.s1) AS s1, min(e.x) AS s${k + 1} FROM ev e JOIN p${k} p USING (grp)
       WHERE (e.x & ${1 << k}) <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
   });
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
@@ -45,8 +45,8 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
   const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) USING (grp)`).join(' ');
   // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
   // so every gap comes from the same visit); time windows already group by visitor.
-  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS t1, ${gaps.join(', ')} FROM p1 ${joined}`);
-  const deepest = '(level::BIGINT << 42) - t1';
+  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
+  const deepest = '(level::BIGINT << 42) - start_ms';
   const best = window === 'session'
     ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
     : levels;
@@ -54,7 +54,7 @@ export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[]
   const q = sql`WITH ev AS MATERIALIZED (
       SELECT * FROM (SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e) WHERE (x & 255) <> 0
     ), p1 AS (
-      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1, min(x) AS t1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
+      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
   const row = await one(db, q);

@@ -1,6 +1,7 @@
-// Exact top-K of a breakdown without computing distinct counts for every group: a group's row count
-// bounds its visitors from above, so only groups whose count can still reach the K-th best need
-// the expensive exact pass (Zipf-shaped data: a few dozen of ~2,000 pages).
+// Exact top-K of a breakdown. Usually without computing distinct counts for every group: a group's row
+// count bounds its visitors from above, so only groups whose count can still reach the K-th best need the
+// expensive exact pass (Zipf-shaped data: a few dozen of ~2,000 pages). Dimensions marked `few` (see
+// dimensions.ts) count every group in one exact pass instead.
 import type { Database, Row } from '../storage/database.ts';
 import { selectMetrics, type Metric, type Table } from './metrics.ts';
 import { rows } from './run.ts';
@@ -13,22 +14,26 @@ function order(a: Row, b: Row) {
   return b.visitors - a.visitors || b.pageviews - a.pageviews || (a.name === null ? 1 : b.name === null ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
-/** Exact metrics of the named groups (null = the missing-value group). */
-function exactFor(src: Fragment, column: string, names: (string | null)[], metrics: readonly Metric[], table: Table, all: boolean): Fragment {
+/** Exact metrics of the named groups (null = the missing-value group), or of every group when `names` is 'all'. */
+function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all', metrics: readonly Metric[], table: Table): Fragment {
   const col = ident(column);
-  const values = names.filter((n): n is string => n !== null);
-  const where = all ? sql`TRUE` : oneOf(col, values, values.length < names.length);
+  let where = sql`TRUE`;
+  if (names !== 'all') {
+    const values = names.filter((n): n is string => n !== null);
+    where = oneOf(col, values, values.length < names.length);
+  }
   return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)} FROM ${src} WHERE ${where} GROUP BY ALL`;
 }
 
 /**
  * Rows [offset, offset + limit) of `src` grouped by `column`, in breakdown order, with exact metrics
  * (which must include visitors and pageviews), and the number of groups. `few`: the column has a small
- * value set, so every group is counted exactly at once (one query instead of sizing, then counting).
+ * value set, or a few values carry nearly every row, so every group is counted exactly at once (one query
+ * instead of sizing, then counting).
  */
 export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: Table, offset: number, limit: number, few = false): Promise<Ranked> {
   if (few) {
-    const all = (await rows(db, exactFor(src, column, [], metrics, table, true))).sort(order);
+    const all = (await rows(db, exactFor(src, column, 'all', metrics, table))).sort(order);
     return { rows: all.slice(offset, offset + limit), groups: all.length };
   }
   const sizes = await rows(db, sql`SELECT ${ident(column)} AS name, count(*) AS n FROM ${src} GROUP BY ALL ORDER BY n DESC`);
@@ -37,7 +42,7 @@ export async function rankGroups(db: Database, src: Fragment, column: string, me
   let seen = Math.min(sizes.length, Math.max(2 * k, 20));
   const fetch = async (from: number, to: number) => {
     const names = sizes.slice(from, to).map((s) => s.name as string | null);
-    if (names.length) exact.push(...(await rows(db, exactFor(src, column, names, metrics, table, from === 0 && to >= sizes.length))));
+    if (names.length) exact.push(...(await rows(db, exactFor(src, column, from === 0 && to >= sizes.length ? 'all' : names, metrics, table))));
   };
   await fetch(0, seen);
   exact.sort(order);

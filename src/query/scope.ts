@@ -5,7 +5,7 @@ import type { Site } from '../sites/model.ts';
 import type { Range } from './period.ts';
 import type { Filter } from './filters.ts';
 import { conditions, isVisitLevel } from './filter-sql.ts';
-import { sql, type Fragment } from './sql.ts';
+import { ident, sql, type Fragment } from './sql.ts';
 import { iso } from './calendar.ts';
 import { countedOn, type Metric, type Table } from './metrics.ts';
 
@@ -60,22 +60,23 @@ export function eventsSource(s: Scope, extra?: Fragment): Fragment {
 /** Every zone's period and bucket boundaries are quarter hours: the grain of event_counts. */
 const SLOT_MS = 15 * 60_000;
 
+/** A registry's rows of the site in the range (`time`: its time column), or null with filters: they need the events themselves. */
+function registrySource(s: Scope, table: 'event_counts' | 'purchases', time: 'slot' | 'ts'): Fragment | null {
+  if (s.filters.length) return null;
+  return sql`(SELECT * FROM ${ident(table)} WHERE site_id = ${s.site.id} AND ${ident(time)} >= ${s.range.fromUtc}::TIMESTAMP AND ${ident(time)} < ${s.range.toUtc}::TIMESTAMP)`;
+}
+
 /**
- * The scope's pageview and event counts per 15-minute slot (time column `slot`), or null when the
- * slots cannot answer exactly: with filters (they need the events themselves) or a range that does not
- * start and end on a quarter hour (realtime).
+ * The scope's pageview and event counts per 15-minute slot (time column `slot`), or null when the slots
+ * cannot answer exactly: with filters, or a range that does not start and end on a quarter hour (realtime).
  */
 function countsSource(s: Scope): Fragment | null {
   const aligned = [s.range.fromUtc, s.range.toUtc].every((t) => Date.parse(t) % SLOT_MS === 0);
-  if (s.filters.length || !aligned) return null;
-  return sql`(SELECT * FROM event_counts WHERE site_id = ${s.site.id} AND slot >= ${s.range.fromUtc}::TIMESTAMP AND slot < ${s.range.toUtc}::TIMESTAMP)`;
+  return aligned ? registrySource(s, 'event_counts', 'slot') : null;
 }
 
 /** The scope's paid events from the purchases registry, or null when filters need the events themselves. */
-export function purchasesSource(s: Scope): Fragment | null {
-  if (s.filters.length) return null;
-  return sql`(SELECT * FROM purchases WHERE site_id = ${s.site.id} AND ts >= ${s.range.fromUtc}::TIMESTAMP AND ts < ${s.range.toUtc}::TIMESTAMP)`;
-}
+export const purchasesSource = (s: Scope): Fragment | null => registrySource(s, 'purchases', 'ts');
 
 /**
  * Where `metrics` of `table` are counted for the scope: the per-slot counts when every metric is one of
@@ -84,5 +85,8 @@ export function purchasesSource(s: Scope): Fragment | null {
 export function metricsSource(s: Scope, table: 'visits' | 'events', metrics: readonly Metric[]): { from: Fragment; table: Table; time: string } {
   const counts = table === 'events' && metrics.every((m) => countedOn(m, 'counts')) ? countsSource(s) : null;
   if (counts) return { from: counts, table: 'counts', time: 'slot' };
-  return table === 'visits' ? { from: visitsSource(s), table, time: 'start_ts' } : { from: eventsSource(s), table, time: 'ts' };
+  return { from: scopedTable(s, table), table, time: table === 'visits' ? 'start_ts' : 'ts' };
 }
+
+/** The scope's visits or events. */
+export const scopedTable = (s: Scope, table: 'visits' | 'events'): Fragment => (table === 'visits' ? visitsSource(s) : eventsSource(s));
