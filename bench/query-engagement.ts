@@ -23,8 +23,7 @@ const DIR = args.dir;
 const TZ = 'Europe/Berlin';
 const meta = JSON.parse(readFileSync(join(DIR, 'bench.json'), 'utf8')) as { orgId: string; siteId: string };
 
-const db = await Database.open(DIR, 1);
-await db.exec(`SET memory_limit = '${args.memory!.replace(/[^0-9A-Za-z.]/g, '')}'`);
+const db = await Database.open(DIR, 1, args.memory);
 const manifest = new ParquetManifest(DIR);
 await manifest.load(db);
 

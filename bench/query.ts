@@ -70,9 +70,8 @@ async function prepare(): Promise<Meta> {
   await srv.stop();
 
   // Straight into storage through the import code path (validation, enrichment, sessionizing, loader).
-  const db = await Database.open(DATA_DIR);
   // Loading 10M rows in 1M-row transactions needs more than the server's default DuckDB budget.
-  await db.exec("SET memory_limit = '4GB'");
+  const db = await Database.open(DATA_DIR, 4, '4GB');
   const site = (await SiteCache.load(db)).inOrg(acc.orgId, acc.site.id)!;
   const serial = new Serial();
   const manifest = new ParquetManifest(DATA_DIR);
@@ -91,7 +90,7 @@ async function prepare(): Promise<Meta> {
 
 /** Opens the data dir the way the server does: database plus the Parquet manifest tableSource() reads. */
 async function openStorage() {
-  const db = await Database.open(DATA_DIR);
+  const db = await Database.open(DATA_DIR, 4, '4GB');
   const manifest = new ParquetManifest(DATA_DIR);
   await manifest.load(db);
   return { db, manifest };
@@ -100,7 +99,6 @@ async function openStorage() {
 /** The production layout: every closed visit compacted into time-sorted Parquet by the server's own Compactor. */
 async function compact() {
   const { db, manifest } = await openStorage();
-  await db.exec("SET memory_limit = '4GB'");
   const t0 = performance.now();
   const r = await new Compactor(db, manifest, new Serial()).run();
   if (r.files || r.merged) console.log(`compacted ${r.visits} visits into ${r.files} files (merged ${r.merged}) in ${secs(t0)}`);
@@ -138,7 +136,7 @@ async function openCopy() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   copyFileSync(join(DATA_DIR, 'tern.duckdb'), join(dir, 'tern.duckdb'));
-  const db = await Database.open(dir, 1);
+  const db = await Database.open(dir, 1, args.memory);
   const manifest = new ParquetManifest(DATA_DIR);
   for (const f of await db.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`)) manifest.add(f);
   return { db, manifest, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
@@ -148,7 +146,6 @@ async function openCopy() {
 async function timeBoth(meta: Meta) {
   const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
   const copy = await openCopy();
-  await copy.db.exec(`SET memory_limit = '${args.memory!.replace(/[^0-9A-Za-z.]/g, '')}'`);
   const out = new Map<string, { http: number; sql: number }>();
   try {
     const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;

@@ -10,7 +10,6 @@ let tern: Tern | undefined;
 let stopRequested: string | undefined;
 
 async function shutdown(signal: string) {
-  if (stopRequested && tern === undefined) return;
   stopRequested = signal;
   // A signal during start-up is honoured once the server is up, so nothing half-open is left behind.
   if (!tern) return;

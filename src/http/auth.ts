@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { checkBeforeBody } from './before-body.ts';
 import { assertResourceExists } from './exists.ts';
-import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey, type KeyUsage } from '../keys/service.ts';
+import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
 import type { Scope } from '../keys/model.ts';
@@ -28,7 +28,6 @@ export function bearerToken(request: Request): string | undefined {
 /** Who is calling (contract §4 steps 1–3), and the data rate-limit headers counted for them. */
 async function authenticate(
   ctx: AppContext,
-  usage: KeyUsage,
   need: Need,
   token: string | undefined,
 ): Promise<{ principal: Principal; rateHeaders: Record<string, string> }> {
@@ -40,7 +39,7 @@ async function authenticate(
   }
   if (!token) throw unauthorized('Missing or invalid Authorization header');
   if (token.startsWith(KEY_PREFIX)) {
-    const key = await authenticateKey(ctx.db, token, usage);
+    const key = await authenticateKey(ctx.db, token, ctx.keyUsage);
     if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
     return { principal: { kind: 'key', key }, rateHeaders: ctx.limiters.data.hit(`key:${key.id}`).headers };
   }
@@ -57,8 +56,8 @@ async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Pro
   return 'api_key';
 }
 
-async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
-  const { principal, rateHeaders } = await authenticate(ctx, usage, need, bearerToken(request));
+async function check(ctx: AppContext, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
+  const { principal, rateHeaders } = await authenticate(ctx, need, bearerToken(request));
   if (params.orgId === undefined) return { principal, orgId: null, role: null, site: null, rateHeaders };
   try {
     // UUIDs are case-insensitive; stored ones are lowercase.
@@ -87,9 +86,8 @@ async function check(ctx: AppContext, usage: KeyUsage, need: Need, request: Requ
  * Both resolve `access` ({principal, orgId, role, site}) for the handler.
  */
 export function authPlugin(ctx: AppContext) {
-  const usage = ctx.keyUsage;
   const hooks = (need: Need) => {
-    const { run, hooks } = checkBeforeBody((request, params) => check(ctx, usage, need, request, params), (a) => a.rateHeaders);
+    const { run, hooks } = checkBeforeBody((request, params) => check(ctx, need, request, params), (a) => a.rateHeaders);
     return { ...hooks, resolve: async ({ request, params }: any) => ({ access: await run(request, params) }) };
   };
   return new Elysia({ name: 'auth' }).macro({

@@ -11,8 +11,6 @@ export class DataDirLockedError extends Error {}
 /** True for DuckDB's error when a statement needs more than memory_limit (DUCKDB_MEMORY_LIMIT). */
 export const isOutOfMemory = (e: unknown) => /^Out of Memory Error/.test(String((e as Error)?.message));
 
-/** DuckDB's buffer-pool budget when none is configured (config DUCKDB_MEMORY_LIMIT). */
-export const DEFAULT_MEMORY_LIMIT = '2GB';
 
 /** DuckDB hands back bigint, Date and decimal wrappers; the API speaks JSON, so normalise once here. */
 function toPlain(v: unknown): unknown {
@@ -49,7 +47,8 @@ class Pool {
 export class Database {
   private constructor(private instance: DuckDBInstance, private pool: Pool, private all: DuckDBConnection[], readonly dataDir: string) {}
 
-  static async open(dataDir: string, poolSize = 4, memoryLimit = DEFAULT_MEMORY_LIMIT): Promise<Database> {
+  /** `memoryLimit`: DuckDB's buffer-pool budget (the server passes config DUCKDB_MEMORY_LIMIT). */
+  static async open(dataDir: string, poolSize: number, memoryLimit: string): Promise<Database> {
     mkdirSync(dataDir, { recursive: true });
     let instance: DuckDBInstance;
     try {

@@ -73,7 +73,7 @@ test('merges go by tier: files of similar size merge together, a bigger file is 
 });
 
 test('tableSource() reads hot rows and Parquet files together, pruned by range', async () => {
-  const db = await Database.open(srv.dataDir, 1);
+  const db = await Database.open(srv.dataDir, 1, '1GB');
   try {
     const m = new ParquetManifest(srv.dataDir);
     await m.load(db);
