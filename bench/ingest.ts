@@ -2,6 +2,7 @@
 // Bun.serve that only answers 202 and to the real server (durable log), over loopback, in one run;
 // then keeps loading the real server up to --rss-events and reports its RSS; then times a bulk import.
 //   bun bench/ingest.ts [--duration 15] [--connections 64] [--rss-events 5000000] [--import 1000000]
+// The server gets the environment's DUCKDB_MEMORY_LIMIT when set (e.g. DUCKDB_MEMORY_LIMIT=512MB bun bench/ingest.ts).
 // Needs wrk (apt-get install -y wrk). Data goes to bench/out/ (git-ignored).
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@ import type { ParquetManifest } from './storage/parquet-layout.ts';
 export type AppContext = {
   config: Config;
   db: Database;
-  /** The Parquet files of DATA_DIR, per site and month: what tableSource() reads beside the hot tables. */
+  /** The Parquet files of DATA_DIR, per site and month: what tableSource() reads beside the DuckDB tables. */
   parquet: ParquetManifest;
   sites: SiteCache;
   limiters: { data: RateLimiter; auth: RateLimiter };

@@ -43,7 +43,7 @@ const modules = (): Module[] => [
   trackerModule(),
 ];
 
-export function createApp(ctx: AppContext, features: Module[]) {
+function createApp(ctx: AppContext, features: Module[]) {
   const auth = authPlugin(ctx);
   let app = new Elysia()
     .use(errorHandler)

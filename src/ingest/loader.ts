@@ -1,4 +1,5 @@
-// Moves sealed log segments into DuckDB, a batch of segments per transaction, then deletes them.
+// Loads sealed log segments (events to Parquet, visits and visitors to DuckDB; load-sql.ts), a batch of
+// segments per transaction, then deletes them.
 // A segment's name is recorded in the same transaction, so a replay after a crash never loads it twice.
 import { existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -7,6 +7,8 @@ import { lru, type LRU } from 'tiny-lru';
  * calls `forget`/`invalidate` after its UPDATE; the generation counter keeps a lookup that read the
  * old row while that write ran from putting it back, so the very next request sees the change.
  */
+const MAX_ENTRIES = 10_000;
+
 export class CredentialCache<T> {
   private entries: LRU<T>;
   /**
@@ -17,9 +19,9 @@ export class CredentialCache<T> {
   private misses: LRU<true> | undefined;
   private generation = 0;
 
-  constructor(opts: { max?: number; ttlMs?: number; cacheMisses?: boolean } = {}) {
-    this.entries = lru<T>(opts.max ?? 10_000, opts.ttlMs ?? 5 * 60_000);
-    if (opts.cacheMisses) this.misses = lru<true>(opts.max ?? 10_000, 60_000);
+  constructor(opts: { cacheMisses?: boolean } = {}) {
+    this.entries = lru<T>(MAX_ENTRIES, 5 * 60_000);
+    if (opts.cacheMisses) this.misses = lru<true>(MAX_ENTRIES, 60_000);
   }
 
   async get(hash: string, load: () => Promise<T | undefined>): Promise<T | undefined> {

@@ -105,7 +105,8 @@ export class Compactor {
       max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
     };
     await writingFiles(this.db, this.manifest, async (tx, written) => {
-      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * FROM read_parquet([${list}])`, stats);
+      // month and site come from the files' directory names (hive partitioning), not from their columns.
+      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats);
       await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
     });
     this.manifest.remove(files.map((f) => f.path));

@@ -1,4 +1,4 @@
-// Where compacted rows live on disk (parquet/<table>/site=<id>/month=<YYYY-MM>/<uuid>.parquet) and
+// Where events and closed visits live on disk (parquet/<table>/site=<id>/month=<YYYY-MM>/<uuid>.parquet) and
 // the in-memory manifest of those files, mirrored from the parquet_files table, that tableSource() reads
 // (one per server, in the app context).
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';

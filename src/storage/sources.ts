@@ -1,4 +1,5 @@
-// Where a site's rows live: the hot DuckDB table plus compacted Parquet files, as one FROM-able relation.
+// Where a site's rows live: its Parquet files plus the DuckDB table (open visits; the events table is
+// always empty, the files' schema), as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
 import type { Param } from './database.ts';
 import { TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
@@ -8,7 +9,7 @@ export type Fragment = { sql: string; params: Param[] };
 /**
  * All rows of `table` for one site whose time column (events.ts / visits.start_ts) falls in
  * [fromUtc, toUtc) when given. Returned as a parenthesised subquery with bound parameters:
- * the hot table UNION ALL BY NAME the site's Parquet files whose time span overlaps the range.
+ * the table UNION ALL BY NAME the site's Parquet files whose time span overlaps the range.
  */
 export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
   const timeCol = TIME_COL[tbl];

@@ -58,6 +58,10 @@ test('many small files of a month are merged into one, rows unchanged', async ()
   expect(files.filter((f) => f.tbl === 'visits').reduce((s, f) => s + f.rows, 0)).toBe(5);
   const dir = join(srv.dataDir, 'parquet/events', `site=${b.site.id}`, 'month=2026-05');
   expect(readdirSync(dir).length).toBe(files.filter((f) => f.tbl === 'events').length);
+  // A merged file keeps the events schema: the directory's month and site are not copied in as columns.
+  const merged = readdirSync(dir).map((f) => `'${join(dir, f)}'`).join(', ');
+  const cols = await queryStored<{ name: string }>(srv.dataDir, `SELECT DISTINCT name FROM parquet_schema([${merged}]) WHERE name IN ('month', 'site')`);
+  expect(cols).toEqual([]);
 });
 
 test('merges go by tier: files of similar size merge together, a bigger file is not rewritten with small ones', async () => {
