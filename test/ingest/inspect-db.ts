@@ -15,6 +15,18 @@ export async function queryStored<T = Record<string, any>>(dataDir: string, sql:
   }
 }
 
+/** Runs statements (SQL, or [SQL, params]) against a stopped server's DuckDB file: how tests fake an older data directory. */
+export async function execStored(dataDir: string, statements: (string | [string, any[]])[]): Promise<void> {
+  const inst = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'));
+  try {
+    const c = await inst.connect();
+    for (const st of statements) await (typeof st === 'string' ? c.run(st) : c.run(st[0], st[1]));
+    c.closeSync();
+  } finally {
+    inst.closeSync();
+  }
+}
+
 /**
  * SQL for every stored row of events or visits: the hot table plus the Parquet files registered in
  * parquet_files (paths relative to DATA_DIR), as compaction leaves them.

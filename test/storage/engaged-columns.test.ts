@@ -1,13 +1,12 @@
 // Migration 0007: a data directory from before engaged_path/engaged_hostname gets the columns, and its event
 // files are rewritten with them (computed as ingestion does), so old and new files are read together.
 import { afterAll, expect, test } from 'bun:test';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
 import { importEvents } from '../goals/fixture.ts';
-import { queryStored } from '../ingest/inspect-db.ts';
+import { execStored, queryStored } from '../ingest/inspect-db.ts';
 
 let srv: TestServer;
 afterAll(async () => { await srv?.cleanup(); });
@@ -21,20 +20,17 @@ test('event files without the engaged columns are rewritten with them and read b
   // without the columns, 0007 not applied.
   const rel = `parquet/events/site=${a.site.id}/month=2026-04/old.parquet`;
   mkdirSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-04'), { recursive: true });
-  const inst = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
-  const c = await inst.connect();
-  await c.run(`ALTER TABLE events DROP COLUMN engaged_path`);
-  await c.run(`ALTER TABLE events DROP COLUMN engaged_hostname`);
-  for (const [ts, path, top] of [['2026-04-02 10:00:00', '/a', null], ['2026-04-02 10:01:00', '/b', 30]] as const) {
-    await c.run(`INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path, time_on_page)
-      VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?, ?)`, [ts, a.site.id, path, path, top]);
-  }
-  await c.run(`COPY (SELECT * FROM events) TO '${join(srv.dataDir, rel)}' (FORMAT parquet)`);
-  await c.run(`DELETE FROM events`);
-  await c.run(`INSERT INTO parquet_files VALUES (?, 'events', ?, '2026-04', 2, '2026-04-02 10:00:00', '2026-04-02 10:01:00', now()::TIMESTAMP)`, [rel, a.site.id]);
-  await c.run(`DELETE FROM schema_migrations WHERE name = '0007-engaged-pages.sql'`);
-  c.closeSync();
-  inst.closeSync();
+  await execStored(srv.dataDir, [
+    'ALTER TABLE events DROP COLUMN engaged_path',
+    'ALTER TABLE events DROP COLUMN engaged_hostname',
+    ...[['2026-04-02 10:00:00', '/a', null], ['2026-04-02 10:01:00', '/b', 30]].map(([ts, path, top]): [string, any[]] => [
+      `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path, time_on_page)
+       VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?, ?)`, [ts, a.site.id, path, path, top]]),
+    `COPY (SELECT * FROM events) TO '${join(srv.dataDir, rel)}' (FORMAT parquet)`,
+    'DELETE FROM events',
+    [`INSERT INTO parquet_files VALUES (?, 'events', ?, '2026-04', 2, '2026-04-02 10:00:00', '2026-04-02 10:01:00', now()::TIMESTAMP)`, [rel, a.site.id]],
+    `DELETE FROM schema_migrations WHERE name = '0007-engaged-pages.sql'`,
+  ]);
 
   srv = await startServer({ dataDir: srv.dataDir });
   const api = client(srv.url);

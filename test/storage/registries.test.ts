@@ -2,11 +2,9 @@
 // (pageviews and events per 15-minute slot): filled by the loader, and on upgrade of a data directory from
 // before they existed, backfilled from the hot rows and the compacted Parquet files alike.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { importLines, queryStored } from '../ingest/inspect-db.ts';
+import { execStored, importLines, queryStored } from '../ingest/inspect-db.ts';
 
 let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;
@@ -24,7 +22,7 @@ const april = (endpoint: string, extra = '') => client(srv.url).get(`/api/v1/org
 const storedSlots = async () => queryStored(srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [a.site.id]);
 
 const aprilRevenue = async () => {
-  const r = await client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/revenue?period=custom&from=2026-04-01&to=2026-04-30`, a.token);
+  const r = await april('revenue');
   expect(r.status).toBe(200);
   return r.body.data.metrics;
 };
@@ -81,13 +79,11 @@ test('the loader counts pageviews and events per 15-minute slot; unfiltered tota
 });
 
 test('a data directory from before the registry gets it backfilled from its Parquet files at start', async () => {
-  const inst = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
-  const c = await inst.connect();
-  await c.run('DROP TABLE purchases');
-  await c.run('DROP TABLE event_counts');
-  await c.run(`DELETE FROM schema_migrations WHERE name IN ('0004-purchases.sql', '0005-event-counts.sql')`);
-  c.closeSync();
-  inst.closeSync();
+  await execStored(srv.dataDir, [
+    'DROP TABLE purchases',
+    'DROP TABLE event_counts',
+    `DELETE FROM schema_migrations WHERE name IN ('0004-purchases.sql', '0005-event-counts.sql')`,
+  ]);
 
   srv = await startServer({ dataDir: srv.dataDir });
   // Without the backfill, O1's April resend would count as a new order (30 USD, 2 orders).

@@ -1,11 +1,9 @@
 // Migration 0006: event rows an older server left in the hot events table move to Parquet files at start,
 // stay queryable, and the table is left empty.
 import { afterAll, expect, test } from 'bun:test';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { queryStored } from '../ingest/inspect-db.ts';
+import { execStored, queryStored } from '../ingest/inspect-db.ts';
 
 let srv: TestServer;
 afterAll(async () => { await srv?.cleanup(); });
@@ -16,15 +14,12 @@ test('hot event rows from before 0006 move to Parquet per site and month and sta
   await srv.stop();
 
   // What an older server left behind: two pageviews still in the hot table, 0006 not yet applied.
-  const inst = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'));
-  const c = await inst.connect();
-  for (const [ts, path] of [['2026-04-02 10:00:00', '/old-a'], ['2026-04-02 10:01:00', '/old-b']]) {
-    await c.run(`INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path)
-      VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?)`, [ts!, a.site.id, path!, path!]);
-  }
-  await c.run(`DELETE FROM schema_migrations WHERE name = '0006-events-in-parquet.sql'`);
-  c.closeSync();
-  inst.closeSync();
+  await execStored(srv.dataDir, [
+    ...[['2026-04-02 10:00:00', '/old-a'], ['2026-04-02 10:01:00', '/old-b']].map(([ts, path]): [string, any[]] => [
+      `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path)
+       VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?)`, [ts, a.site.id, path, path]]),
+    `DELETE FROM schema_migrations WHERE name = '0006-events-in-parquet.sql'`,
+  ]);
 
   srv = await startServer({ dataDir: srv.dataDir });
   // A filter makes the breakdown read the events themselves (not the per-slot counts).
