@@ -5,7 +5,7 @@ import type { Database, Tx } from '../storage/database.ts';
 import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
 import { writePartitions, writingFiles } from '../storage/parquet-writer.ts';
 import type { Serial } from '../storage/serial.ts';
-import { EVENT_COLUMN_LIST } from './log-format.ts';
+import { markBatch, STORED_EVENT_COLUMNS } from '../storage/marks.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
 
 /** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
@@ -27,6 +27,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
   const n = ++seq;
   const stage = `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
+  const marked = `ingest_marked_${n}`;
   try {
     await tx.exec(
       `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
@@ -34,7 +35,8 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
-    await writePartitions(tx, manifest, written, 'events', stage, { columns: EVENT_COLUMN_LIST });
+    await markBatch(tx, stage, marked, n);
+    await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
@@ -106,6 +108,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     // a failing DROP must not replace the error that explains what went wrong.
     await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
     await tx.exec(`DROP TABLE IF EXISTS ${vagg}`).catch(() => {});
+    await tx.exec(`DROP TABLE IF EXISTS ${marked}`).catch(() => {});
   }
 }
 

@@ -9,13 +9,14 @@ import { engagementByPage } from './engagement.ts';
 import { LABELLERS } from './labels.ts';
 import { offsetOf, type Paging } from './paging.ts';
 import { rankGroups } from './ranking.ts';
+import { markedEvents, marksHold } from './marks.ts';
 import { one, rows } from './run.ts';
 import { ident, sql, type Fragment } from './sql.ts';
 
 const ROW_METRICS = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const PAGE_METRICS = ['time_on_page', 'scroll_depth'] as const satisfies Metric[];
 
-type Stored = Exclude<Table, 'counts'>;
+type Stored = 'visits' | 'events';
 const tableOf = (d: Dimension): Stored => (d.level === 'visit' ? 'visits' : 'events');
 
 /** Rows of `q` keyed by name. */
@@ -40,11 +41,16 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const table = tableOf(dim);
   const here = ROW_METRICS.filter((m) => countedOn(m, table));
   const there = ROW_METRICS.filter((m) => !countedOn(m, table));
-  const src = scopedTable(scope, table);
+  // Where the first-occurrence marks hold, pages and the scope's visitors are filtered counts: every page
+  // is then counted exactly in one pass, as the `few` dimensions are.
+  const marks = table === 'events' && (await marksHold(db, scope));
+  const byPage = marks && dim.column === 'path';
+  const src = byPage ? markedEvents(scope, 'page') : scopedTable(scope, table);
+  const [total, totalOn]: [Fragment, Table] = marks ? [markedEvents(scope, 'site'), 'marked'] : [scopedTable(scope, table), table];
 
   const [ranked, all] = await Promise.all([
-    rankGroups(db, src, dim.column, here, table, offsetOf(paging), paging.limit, dim.few),
-    one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`),
+    rankGroups(db, src, dim.column, here, byPage ? 'marked' : table, offsetOf(paging), paging.limit, dim.few || byPage),
+    one(db, sql`SELECT ${selectMetrics(['visitors'], totalOn)} FROM ${total}`),
   ]);
   const names = ranked.rows.map((r) => r.name).filter((n): n is string => n !== null);
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;

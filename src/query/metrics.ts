@@ -2,8 +2,11 @@
 // This file is the single definition; stats, charts and breakdowns all select from it.
 import { frag, type Fragment } from './sql.ts';
 
-/** `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes. */
-export type Table = 'visits' | 'events' | 'counts';
+/**
+ * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.
+ * `marked`: events flagged first of their visitor / visit in range for the grouping (query/marks.ts).
+ */
+export type Table = 'visits' | 'events' | 'counts' | 'marked';
 
 type Def = { sql: Partial<Record<Table, string>>; finish: (v: number | null) => number | null };
 
@@ -13,10 +16,13 @@ const wholeOrNull = (v: number | null) => (v === null ? null : Math.round(v));
 
 const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
-  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)' }, finish: count },
-  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)' }, finish: count },
-  pageviews: { sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)' }, finish: count },
-  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)' }, finish: count },
+  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'count(*) FILTER (WHERE first_visitor)' }, finish: count },
+  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'count(*) FILTER (WHERE first_visit)' }, finish: count },
+  pageviews: {
+    sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "count(*) FILTER (WHERE event_type = 'pageview')" },
+    finish: count,
+  },
+  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)', marked: 'count(*)' }, finish: count },
   /** % of visits with exactly one pageview and no other event (the loader's is_bounce). */
   bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
   /** Mean of (last event − first event) per visit, seconds. */

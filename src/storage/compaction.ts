@@ -2,6 +2,7 @@
 // per site, month and run), registered in parquet_files in the same transaction that deletes the hot rows.
 // Events never stay hot: the loader writes them to Parquet.
 // Small files of a month are merged in tiers of similar size, so a row is rewritten a few times at most.
+// A site whose first-occurrence marks went stale (an import of past data) has them recomputed here.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './database.ts';
@@ -9,6 +10,7 @@ import type { Serial } from './serial.ts';
 import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
+import { rebuildMarks } from './marks.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -18,7 +20,7 @@ const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
 
-export type CompactionResult = { files: number; visits: number; merged: number };
+export type CompactionResult = { files: number; visits: number; merged: number; remarked: number };
 
 let runSeq = 0;
 
@@ -49,7 +51,8 @@ export class Compactor {
       const t0 = performance.now();
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
       out.merged = await this.mergeSmall();
-      if (out.files) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
+      out.remarked = await this.remark();
+      if (out.files || out.remarked) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
     this.running = p;
@@ -66,7 +69,7 @@ export class Compactor {
       await tx.exec(`DROP TABLE ${closed}`);
       return out;
     });
-    return { files: files.length, visits: files.reduce((n, f) => n + f.rows, 0), merged: 0 };
+    return { files: files.length, visits: files.reduce((n, f) => n + f.rows, 0), merged: 0, remarked: 0 };
   }
 
   /**
@@ -109,6 +112,23 @@ export class Compactor {
       await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats);
       await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
     });
+    this.retire(files);
+  }
+
+  /** Recomputes the marks of every site in marks_stale; returns how many sites. */
+  private async remark(): Promise<number> {
+    const stale = await this.db.query<{ site_id: string }>('SELECT site_id FROM marks_stale');
+    for (const { site_id } of stale) {
+      const t0 = performance.now();
+      const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id));
+      this.retire(old);
+      log.info('first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
+    }
+    return stale.length;
+  }
+
+  /** Replaced files leave the manifest now and the disk after a grace period. */
+  private retire(files: ParquetFile[]) {
     this.manifest.remove(files.map((f) => f.path));
     const doomed = files.map((f) => this.manifest.abs(f.path));
     const bury = () => { for (const p of doomed) rmSync(p, { force: true }); };

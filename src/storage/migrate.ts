@@ -7,11 +7,13 @@ import type { Tx } from './database.ts';
 import { BACKFILLS } from './registries.ts';
 import { moveHotEvents } from './retire-hot-events.ts';
 import { addEngagedColumns } from './engaged-columns.ts';
+import { markStoredEvents } from './marks.ts';
 
 const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
   ...BACKFILLS,
   '0006-events-in-parquet.sql': moveHotEvents,
   '0007-engaged-pages.sql': addEngagedColumns,
+  '0008-first-occurrence-marks.sql': markStoredEvents,
 };
 
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'migrations');

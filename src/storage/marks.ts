@@ -1,0 +1,109 @@
+// First-occurrence marks: each stored event carries when its visitor was last seen before it
+// (prev_seen_ts), when the visitor was last on the same page (prev_page_ts) and whether that was in another
+// visit (page_visit_first). Over a range starting at `from`, an event is its visitor's first on the page in
+// range exactly when prev_page_ts is null or before `from`, and likewise for visits and for the visitor
+// overall — so distinct visitors and visits per page become filtered counts in one scan (query/marks.ts).
+// The loader marks each batch from visitor_history; an event older than its visitor's latest stored one
+// (an import of past data) records the site in marks_stale, and compaction then recomputes the site's marks.
+import type { Tx } from './database.ts';
+import { ParquetManifest, type ParquetFile } from './parquet-layout.ts';
+import { writePartitions } from './parquet-writer.ts';
+import { EVENT_COLUMN_LIST } from '../ingest/log-format.ts';
+
+/** Every column of a stored event file: the log's event columns, then the marks. */
+export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, prev_seen_ts, prev_page_ts, page_visit_first`;
+
+/** visitor_history.pages is keyed by path; a map key cannot be NULL, and no path is empty. */
+const PAGE_KEY = `coalesce(path, '')`;
+
+/**
+ * `visit_start` needs the event's visit start; given it, the same rule marks a batch and a rebuild: the
+ * visitor's previous event on the page was in this visit exactly when it is not older than the visit's
+ * start, because one visitor's visits never overlap in time.
+ */
+const VISIT_FIRST = `coalesce(prev_page_ts < visit_start, true) AS page_visit_first`;
+
+/**
+ * Creates `out`: the rows of `stage` (events of any sites, any order) with their marks and visit_start, and
+ * moves visitor_history and marks_stale on, in the caller's transaction.
+ */
+export async function markBatch(tx: Tx, stage: string, out: string, seq: number) {
+  const hist = `marks_hist_${seq}`;
+  try {
+    await tx.exec(`CREATE TEMP TABLE ${hist} AS SELECT h.* FROM visitor_history h
+      SEMI JOIN (SELECT DISTINCT site_id, visitor_id FROM ${stage}) s ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id`);
+    await tx.exec(`CREATE TEMP TABLE ${out} AS SELECT *, ${VISIT_FIRST} FROM (
+      SELECT s.*,
+        coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
+        coalesce(lag(s.ts) OVER p, h.pages[coalesce(s.path, '')]) AS prev_page_ts,
+        CASE WHEN s.visit_id = h.visit_id THEN h.visit_start ELSE min(s.ts) OVER (PARTITION BY s.site_id, s.visit_id) END AS visit_start
+      FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+      WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))`);
+    // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
+    await tx.exec(`INSERT INTO marks_stale
+      SELECT s.site_id, max(s.ts) FROM ${stage} s JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+      WHERE s.ts < h.last_seen GROUP BY s.site_id
+      ON CONFLICT DO UPDATE SET until = greatest(marks_stale.until, EXCLUDED.until)`);
+    // Rewritten whole: updating a MAP column in place costs DuckDB several times a delete and an insert.
+    await tx.exec(`DELETE FROM visitor_history h USING ${hist} x WHERE h.site_id = x.site_id AND h.visitor_id = x.visitor_id`);
+    await tx.exec(`INSERT INTO visitor_history
+      SELECT b.site_id, b.visitor_id,
+        CASE WHEN h.last_seen > b.last_seen THEN h.last_seen ELSE b.last_seen END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE b.visit_id END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE b.visit_start END,
+        p.pages
+      FROM (SELECT site_id, visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id, arg_max(visit_start, ts) AS visit_start
+            FROM ${out} GROUP BY ALL) b
+      LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
+      JOIN (${latestPages(`SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}
+            UNION ALL SELECT site_id, visitor_id, ${PAGE_KEY}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
+  } finally {
+    await tx.exec(`DROP TABLE IF EXISTS ${hist}`).catch(() => {});
+  }
+}
+
+/** Per visitor, the map page → latest time of `pairs` (site_id, visitor_id, k, ts). */
+const latestPages = (pairs: string) => `SELECT site_id, visitor_id, map_from_entries(list({'k': k, 'v': ts})) AS pages
+  FROM (SELECT site_id, visitor_id, k, max(ts) AS ts FROM (${pairs}) GROUP BY ALL) GROUP BY ALL`;
+
+/**
+ * Recomputes every mark of a site from its event files (all of them: a mark may point years back), writes
+ * them as new files, unregisters the old ones (returned: the caller removes them from the manifest and disk),
+ * rebuilds the site's visitor_history and clears it from marks_stale.
+ */
+export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId: string): Promise<ParquetFile[]> {
+  const old = await tx.query<ParquetFile>(
+    `SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files WHERE tbl = 'events' AND site_id = ?`, [siteId]);
+  const tmp = `marks_rebuild_${crypto.randomUUID().replaceAll('-', '')}`;
+  try {
+    if (old.length) {
+      // Old files may lack the mark columns (written before they existed): read the log's columns only.
+      await tx.exec(`CREATE TEMP TABLE ${tmp} AS SELECT *, ${VISIT_FIRST} FROM (
+        SELECT *, lag(ts) OVER (PARTITION BY visitor_id ORDER BY ts) AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts,
+          min(ts) OVER (PARTITION BY visit_id) AS visit_start
+        FROM (SELECT ${EVENT_COLUMN_LIST} FROM read_parquet(?::VARCHAR[]))
+        WINDOW p AS (PARTITION BY visitor_id, path ORDER BY ts))`, [old.map((f) => manifest.abs(f.path))]);
+      await writePartitions(tx, manifest, written, 'events', tmp, { columns: STORED_EVENT_COLUMNS });
+      await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [old.map((f) => f.path)]);
+    }
+    await tx.exec('DELETE FROM visitor_history WHERE site_id = ?', [siteId]);
+    if (old.length) {
+      await tx.exec(`INSERT INTO visitor_history
+        SELECT b.site_id, b.visitor_id, b.last_seen, b.visit_id, b.visit_start, p.pages
+        FROM (SELECT site_id, visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id, arg_max(visit_start, ts) AS visit_start
+              FROM ${tmp} GROUP BY ALL) b
+        JOIN (${latestPages(`SELECT site_id, visitor_id, ${PAGE_KEY} AS k, ts FROM ${tmp}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
+    }
+    await tx.exec('DELETE FROM marks_stale WHERE site_id = ?', [siteId]);
+    return old;
+  } finally {
+    await tx.exec(`DROP TABLE IF EXISTS ${tmp}`).catch(() => {});
+  }
+}
+
+/** Migration 0008's step: every site's stored events get their marks (old files go as orphans at start). */
+export async function markStoredEvents(tx: Tx, dataDir: string) {
+  const manifest = new ParquetManifest(dataDir);
+  const sites = await tx.query<{ site_id: string }>(`SELECT DISTINCT site_id FROM parquet_files WHERE tbl = 'events'`);
+  for (const { site_id } of sites) await rebuildMarks(tx, manifest, [], site_id);
+}

@@ -1,0 +1,25 @@
+-- First-occurrence marks (see storage/marks.ts): per event, when its visitor was last seen, and when on the
+-- same page and whether that was in the same visit, so a range's distinct visitors and visits per page are
+-- filtered counts instead of a hash of every (page, visitor) pair.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS prev_seen_ts TIMESTAMP;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS prev_page_ts TIMESTAMP;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS page_visit_first BOOLEAN;
+
+-- What the loader needs of each visitor's past to mark its next events: the latest event, the visit it
+-- belongs to and that visit's start, and the latest time on every page (key '' for events without a path).
+CREATE TABLE visitor_history (
+  site_id VARCHAR NOT NULL,
+  visitor_id BIGINT NOT NULL,
+  last_seen TIMESTAMP NOT NULL,
+  visit_id BIGINT NOT NULL,
+  visit_start TIMESTAMP NOT NULL,
+  pages MAP(VARCHAR, TIMESTAMP) NOT NULL
+);
+
+-- A site whose marks may be wrong for ranges starting at or before `until`: events arrived older than their
+-- visitor's latest stored one (an import of past data). Queries count those ranges the slow exact way until
+-- compaction recomputes the site's marks and deletes the row.
+CREATE TABLE marks_stale (
+  site_id VARCHAR PRIMARY KEY,
+  until TIMESTAMP NOT NULL
+);

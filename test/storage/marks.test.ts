@@ -1,0 +1,121 @@
+// First-occurrence marks: the pages breakdown counted from them (unfiltered) equals the exact distinct
+// counts (the filtered path), across visits, days and midnight; past data imported out of order is
+// recomputed by compaction; a stale site falls back to exact counting; migration 0008 marks older files.
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { client, setupAccount } from '../helpers/api.ts';
+import { execStored, importLines, queryStored, storedRelation } from '../ingest/inspect-db.ts';
+import { Database } from '../../src/storage/database.ts';
+import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
+import { marksHold } from '../../src/query/marks.ts';
+import type { Scope } from '../../src/query/scope.ts';
+
+let srv: TestServer;
+let a: Awaited<ReturnType<typeof setupAccount>>;
+
+const line = (ts: string, uid: string, path: string) => ({
+  url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+});
+/** A filter every event passes: it sends the breakdown down the exact count(DISTINCT) path. */
+const NO_OP = encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]));
+
+/** page → [visitors, visits, pageviews, percentage], counted from the marks and, filtered, exactly; both must agree. */
+async function pages(from: string, to: string) {
+  const api = client(srv.url);
+  const base = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/pages?period=custom&from=${from}&to=${to}`;
+  const [marked, exact] = await Promise.all([api.get(base, a.token), api.get(`${base}&filters=${NO_OP}`, a.token)]);
+  expect(marked.status).toBe(200);
+  const rows = (r: any) => Object.fromEntries(r.body.data.results.map((x: any) => [x.name, [x.visitors, x.visits, x.pageviews, x.percentage]]));
+  expect(rows(marked)).toEqual(rows(exact));
+  return rows(marked);
+}
+
+beforeAll(async () => {
+  srv = await startServer();
+  a = await setupAccount(srv.url);
+  // u1: two visits (/a twice in the first), u2: one, u3: one visit across midnight.
+  expect((await importLines(srv.url, a, [
+    line('2026-04-02T10:00:00Z', 'u1', '/a'), line('2026-04-02T10:01:00Z', 'u1', '/b'), line('2026-04-02T10:02:00Z', 'u1', '/a'),
+    line('2026-04-03T09:00:00Z', 'u1', '/a'),
+    line('2026-04-02T10:10:00Z', 'u2', '/a'),
+    line('2026-04-02T23:50:00Z', 'u3', '/b'), line('2026-04-03T00:10:00Z', 'u3', '/b'),
+  ])).body.data.imported).toBe(7);
+});
+afterAll(async () => { await srv.cleanup(); });
+
+test('distinct visitors and visits per page from the marks equal the exact counts over any range', async () => {
+  expect(await pages('2026-04-02', '2026-04-03')).toEqual({ '/a': [2, 3, 4, 66.7], '/b': [2, 2, 3, 66.7] });
+  expect(await pages('2026-04-02', '2026-04-02')).toEqual({ '/a': [2, 2, 3, 66.7], '/b': [2, 2, 2, 66.7] });
+  // u1's /a and u3's /b were seen the day before: still their first in this range.
+  expect(await pages('2026-04-03', '2026-04-03')).toEqual({ '/a': [1, 1, 1, 50], '/b': [1, 1, 1, 50] });
+});
+
+test('the loader stores the marks and each visitor\'s history', async () => {
+  await srv.stop();
+  const ev = await queryStored<any>(srv.dataDir, `SELECT count(*) FILTER (WHERE page_visit_first)::INTEGER AS visit_first,
+      count(*) FILTER (WHERE prev_page_ts IS NULL)::INTEGER AS page_first, count(*) FILTER (WHERE prev_seen_ts IS NULL)::INTEGER AS first
+    FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  // First per (visit, page): u1 /a, /b, /a again in visit 2, u2 /a, u3 /b; per (visitor, page): 4; per visitor: 3.
+  expect(ev).toEqual([{ visit_first: 5, page_first: 4, first: 3 }]);
+  const hist = await queryStored<any>(srv.dataDir, `SELECT last_seen::VARCHAR AS last, pages['/a']::VARCHAR AS a, cardinality(pages)::INTEGER AS n FROM visitor_history ORDER BY last`);
+  expect(hist).toEqual([
+    { last: '2026-04-02 10:10:00', a: '2026-04-02 10:10:00', n: 1 },
+    { last: '2026-04-03 00:10:00', a: null, n: 1 },
+    { last: '2026-04-03 09:00:00', a: '2026-04-03 09:00:00', n: 2 },
+  ]);
+  srv = await startServer({ dataDir: srv.dataDir });
+});
+
+test('past events imported out of order are recomputed right after the import, and every range stays exact', async () => {
+  expect((await importLines(srv.url, a, [line('2026-04-01T12:00:00Z', 'u1', '/a')])).body.data.imported).toBe(1);
+  expect(srv.logs()).toContain('first-occurrence marks recomputed');
+  expect(await pages('2026-04-01', '2026-04-03')).toEqual({ '/a': [2, 4, 5, 66.7], '/b': [2, 2, 3, 66.7] });
+  expect(await pages('2026-04-02', '2026-04-03')).toEqual({ '/a': [2, 3, 4, 66.7], '/b': [2, 2, 3, 66.7] });
+  await srv.stop();
+  expect(await queryStored(srv.dataDir, 'SELECT * FROM marks_stale')).toEqual([]);
+  srv = await startServer({ dataDir: srv.dataDir });
+});
+
+test('a stale site is counted exactly for ranges starting before the stale point, from the marks after it', async () => {
+  await srv.stop();
+  await execStored(srv.dataDir, [[`INSERT INTO marks_stale VALUES (?, '2026-04-02 12:00:00')`, [a.site.id]]]);
+  const db = await Database.open(srv.dataDir, 1, '256MB');
+  try {
+    const scope = (fromUtc: string, filters: any[] = []) =>
+      ({ site: { id: a.site.id }, range: { fromUtc, toUtc: '2026-05-01T00:00:00Z' }, filters, files: new ParquetManifest(srv.dataDir) }) as unknown as Scope;
+    expect(await marksHold(db, scope('2026-04-02T00:00:00Z'))).toBe(false);
+    expect(await marksHold(db, scope('2026-04-02T12:00:00Z'))).toBe(false);
+    expect(await marksHold(db, scope('2026-04-03T00:00:00Z'))).toBe(true);
+    expect(await marksHold(db, scope('2026-04-03T00:00:00Z', [{}]))).toBe(false);
+  } finally {
+    await db.close();
+  }
+  srv = await startServer({ dataDir: srv.dataDir });
+  expect(await pages('2026-04-01', '2026-04-03')).toEqual({ '/a': [2, 4, 5, 66.7], '/b': [2, 2, 3, 66.7] });
+});
+
+test('migration 0008 marks the event files of an older data directory', async () => {
+  await srv.stop();
+  // What an older server left: a file without the mark columns (u4 on /c twice, two visits), no history.
+  const rel = `parquet/events/site=${a.site.id}/month=2026-05/old.parquet`;
+  mkdirSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-05'), { recursive: true });
+  await execStored(srv.dataDir, [
+    'ALTER TABLE events DROP COLUMN prev_seen_ts', 'ALTER TABLE events DROP COLUMN prev_page_ts', 'ALTER TABLE events DROP COLUMN page_visit_first',
+    'DROP TABLE visitor_history', 'DROP TABLE marks_stale',
+    ...['2026-05-02 10:00:00', '2026-05-02 12:00:00'].map((ts, i): [string, any[]] => [
+      `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path)
+       VALUES (?::TIMESTAMP, ?, 9, ?, 'pageview', 'https://example.com/c', 'example.com', '/c')`, [ts, a.site.id, 90 + i]]),
+    `COPY (SELECT * FROM events) TO '${join(srv.dataDir, rel)}' (FORMAT parquet)`,
+    'DELETE FROM events',
+    [`INSERT INTO parquet_files VALUES (?, 'events', ?, '2026-05', 2, '2026-05-02 10:00:00', '2026-05-02 12:00:00', now()::TIMESTAMP)`, [rel, a.site.id]],
+    `DELETE FROM schema_migrations WHERE name = '0008-first-occurrence-marks.sql'`,
+  ]);
+  srv = await startServer({ dataDir: srv.dataDir });
+  expect(await pages('2026-05-01', '2026-05-31')).toEqual({ '/c': [1, 2, 2, 100] });
+  expect(await pages('2026-04-01', '2026-05-31')).toEqual({ '/a': [2, 4, 5, 50], '/b': [2, 2, 3, 50], '/c': [1, 2, 2, 25] });
+  await srv.stop();
+  expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM visitor_history`)).toEqual([{ n: 4 }]);
+  expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM parquet_files WHERE path = ?`, [rel])).toEqual([{ n: 0 }]);
+});
