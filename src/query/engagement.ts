@@ -4,18 +4,19 @@
 import { tableSource } from '../storage/sources.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { selectMetrics } from './metrics.ts';
-import { ident, sql, type Fragment } from './sql.ts';
+import { frag, ident, sql, type Fragment } from './sql.ts';
 
 /** The stored page a report is about, per page column it can be broken down by. */
 const ENGAGED: Record<string, string> = { path: 'engaged_path', hostname: 'engaged_hostname' };
 
 /**
- * `(name, time_on_page, scroll_depth)` per value of `column` (path or hostname) among `names`.
+ * `(name, time_on_page, scroll_depth)` per value of `column` (path or hostname) among `names`, or of every value
+ * (`'all'`, unfiltered scopes only).
  * Reports count in the range they arrive in. With filters, they come from the visits that viewed one of
  * the names in scope: a filter on the page (or event) selects visits, not the report events themselves,
  * since a page's report arrives on the pageview after it.
  */
-export function engagementByPage(scope: Scope, column: string, names: string[]): Fragment {
+export function engagementByPage(scope: Scope, column: string, names: string[] | 'all'): Fragment {
   const stored = ENGAGED[column];
   if (!stored) throw new Error(`no engagement is stored for ${column}`);
   const name = ident(stored);
@@ -23,9 +24,11 @@ export function engagementByPage(scope: Scope, column: string, names: string[]):
   // page and keeping the names afterwards is twice as fast as testing each row against the names.
   let where = sql`${name} IS NOT NULL`;
   if (scope.filters.length) {
+    if (names === 'all') throw new Error('engagement of every page is only counted without filters');
     const col = ident(column);
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${col} = ANY(${names}::VARCHAR[]))`;
   }
   return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
-    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL HAVING ${name} = ANY(${names}::VARCHAR[])`;
+    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL
+    ${names === 'all' ? frag('') : sql`HAVING ${name} = ANY(${names}::VARCHAR[])`}`;
 }

@@ -3,9 +3,10 @@
 // an unfiltered scope (a filter can drop the earlier occurrence a mark points to) whose range starts after
 // the site's stale marks, if any.
 import type { Database } from '../storage/database.ts';
+import { MARK_OFFSET_MS } from '../storage/marks.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
-import { sql, type Fragment } from './sql.ts';
+import { frag, sql, type Fragment } from './sql.ts';
 
 /** True when the marks answer `scope` exactly. */
 export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
@@ -14,14 +15,16 @@ export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
   return !stale;
 }
 
+/** The visitors of the whole scope, summed over the marked events (first_in_scope: a visitor's first in range). */
+export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
+
 /**
- * The scope's events with `first_visitor` (and, per page, `first_visit`) set on the first event in range
- * of each visitor (visit) in the group: `page` for groups by path, `site` for the scope as a whole.
+ * The scope's events with flags for the first event in range of each visitor on its page (first_visitor),
+ * of each visit on its page (first_visit), and of each visitor at all (first_in_scope). Every event sits in
+ * exactly one page group, so SCOPE_VISITORS summed over the page groups is the scope's visitors.
  */
-export function markedEvents(scope: Scope, per: 'page' | 'site'): Fragment {
-  const from = scope.range.fromUtc;
-  const flags = per === 'page'
-    ? sql`prev_page_ts IS NULL OR prev_page_ts < ${from}::TIMESTAMP AS first_visitor, page_visit_first OR prev_page_ts < ${from}::TIMESTAMP AS first_visit`
-    : sql`prev_seen_ts IS NULL OR prev_seen_ts < ${from}::TIMESTAMP AS first_visitor`;
-  return sql`(SELECT *, ${flags} FROM ${eventsSource(scope)})`;
+export function markedEvents(scope: Scope): Fragment {
+  const from = BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
+  return sql`(SELECT *, abs(page_prev) < ${from} AS first_visitor, page_prev < ${from} AS first_visit, seen_prev < ${from} AS first_in_scope
+    FROM ${eventsSource(scope)})`;
 }

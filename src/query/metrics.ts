@@ -16,10 +16,10 @@ const wholeOrNull = (v: number | null) => (v === null ? null : Math.round(v));
 
 const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
-  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'count(*) FILTER (WHERE first_visitor)' }, finish: count },
-  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'count(*) FILTER (WHERE first_visit)' }, finish: count },
+  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)' }, finish: count },
+  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)' }, finish: count },
   pageviews: {
-    sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "count(*) FILTER (WHERE event_type = 'pageview')" },
+    sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "sum((event_type = 'pageview')::INTEGER)" },
     finish: count,
   },
   events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)', marked: 'count(*)' }, finish: count },

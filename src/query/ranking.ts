@@ -5,9 +5,10 @@
 import type { Database, Row } from '../storage/database.ts';
 import { selectMetrics, type Metric, type Table } from './metrics.ts';
 import { rows } from './run.ts';
-import { ident, oneOf, sql, type Fragment } from './sql.ts';
+import { frag, ident, oneOf, sql, type Fragment } from './sql.ts';
 
-export type Ranked = { rows: Row[]; groups: number };
+/** `tally`: the `tally` aggregates of rankGroups summed over every group. */
+export type Ranked = { rows: Row[]; groups: number; tally?: Row };
 
 /** visitors DESC, pageviews DESC, name ASC with the missing value last — the breakdown order. */
 function order(a: Row, b: Row) {
@@ -15,26 +16,29 @@ function order(a: Row, b: Row) {
 }
 
 /** Exact metrics of the named groups (null = the missing-value group), or of every group when `names` is 'all'. */
-function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all', metrics: readonly Metric[], table: Table): Fragment {
+function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all', metrics: readonly Metric[], table: Table, tally?: Fragment): Fragment {
   const col = ident(column);
   let where = sql`TRUE`;
   if (names !== 'all') {
     const values = names.filter((n): n is string => n !== null);
     where = oneOf(col, values, values.length < names.length);
   }
-  return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)} FROM ${src} WHERE ${where} GROUP BY ALL`;
+  return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)}${tally ? sql`, ${tally}` : frag('')} FROM ${src} WHERE ${where} GROUP BY ALL`;
 }
 
 /**
  * Rows [offset, offset + limit) of `src` grouped by `column`, in breakdown order, with exact metrics
  * (which must include visitors and pageviews), and the number of groups. `few`: the column has a small
  * value set, or a few values carry nearly every row, so every group is counted exactly at once (one query
- * instead of sizing, then counting).
+ * instead of sizing, then counting). `tally` (with `few` only): more aggregates per group, summed over
+ * every group into Ranked.tally.
  */
-export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: Table, offset: number, limit: number, few = false): Promise<Ranked> {
+export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: Table, offset: number, limit: number, few = false, tally?: Fragment): Promise<Ranked> {
   if (few) {
-    const all = (await rows(db, exactFor(src, column, 'all', metrics, table))).sort(order);
-    return { rows: all.slice(offset, offset + limit), groups: all.length };
+    const all = (await rows(db, exactFor(src, column, 'all', metrics, table, tally))).sort(order);
+    const sums: Row = {};
+    if (tally) for (const r of all) for (const k of Object.keys(r)) if (k !== 'name' && !metrics.includes(k as Metric)) sums[k] = (sums[k] ?? 0) + Number(r[k] ?? 0);
+    return { rows: all.slice(offset, offset + limit), groups: all.length, ...(tally ? { tally: sums } : {}) };
   }
   const sizes = await rows(db, sql`SELECT ${ident(column)} AS name, count(*) AS n FROM ${src} GROUP BY ALL ORDER BY n DESC`);
   const k = offset + limit;

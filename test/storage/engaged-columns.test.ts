@@ -17,19 +17,20 @@ test('event files without the engaged columns are rewritten with them and read b
   await srv.stop();
 
   // What an older server left: an events file of one visit (/a, then /b reporting 30 s on /a), a table
-  // without the columns, 0007 not applied.
+  // without the columns, 0007 (and the later 0008) not applied.
   const rel = `parquet/events/site=${a.site.id}/month=2026-04/old.parquet`;
   mkdirSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-04'), { recursive: true });
   await execStored(srv.dataDir, [
     'ALTER TABLE events DROP COLUMN engaged_path',
     'ALTER TABLE events DROP COLUMN engaged_hostname',
+    'ALTER TABLE events DROP COLUMN seen_prev', 'ALTER TABLE events DROP COLUMN page_prev', 'DROP TABLE visitor_history', 'DROP TABLE marks_stale',
     ...[['2026-04-02 10:00:00', '/a', null], ['2026-04-02 10:01:00', '/b', 30]].map(([ts, path, top]): [string, any[]] => [
       `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path, time_on_page)
        VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?, ?)`, [ts, a.site.id, path, path, top]]),
     `COPY (SELECT * FROM events) TO '${join(srv.dataDir, rel)}' (FORMAT parquet)`,
     'DELETE FROM events',
     [`INSERT INTO parquet_files VALUES (?, 'events', ?, '2026-04', 2, '2026-04-02 10:00:00', '2026-04-02 10:01:00', now()::TIMESTAMP)`, [rel, a.site.id]],
-    `DELETE FROM schema_migrations WHERE name = '0007-engaged-pages.sql'`,
+    `DELETE FROM schema_migrations WHERE name >= '0007'`,
   ]);
 
   srv = await startServer({ dataDir: srv.dataDir });

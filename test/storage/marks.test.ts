@@ -54,8 +54,9 @@ test('distinct visitors and visits per page from the marks equal the exact count
 
 test('the loader stores the marks and each visitor\'s history', async () => {
   await srv.stop();
-  const ev = await queryStored<any>(srv.dataDir, `SELECT count(*) FILTER (WHERE page_visit_first)::INTEGER AS visit_first,
-      count(*) FILTER (WHERE prev_page_ts IS NULL)::INTEGER AS page_first, count(*) FILTER (WHERE prev_seen_ts IS NULL)::INTEGER AS first
+  // page_prev: 0 never on the page before, negative last there in another visit; seen_prev: 0 never seen before.
+  const ev = await queryStored<any>(srv.dataDir, `SELECT count(*) FILTER (WHERE page_prev <= 0)::INTEGER AS visit_first,
+      count(*) FILTER (WHERE page_prev = 0)::INTEGER AS page_first, count(*) FILTER (WHERE seen_prev = 0)::INTEGER AS first
     FROM ${await storedRelation(srv.dataDir, 'events')}`);
   // First per (visit, page): u1 /a, /b, /a again in visit 2, u2 /a, u3 /b; per (visitor, page): 4; per visitor: 3.
   expect(ev).toEqual([{ visit_first: 5, page_first: 4, first: 3 }]);
@@ -102,7 +103,7 @@ test('migration 0008 marks the event files of an older data directory', async ()
   const rel = `parquet/events/site=${a.site.id}/month=2026-05/old.parquet`;
   mkdirSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-05'), { recursive: true });
   await execStored(srv.dataDir, [
-    'ALTER TABLE events DROP COLUMN prev_seen_ts', 'ALTER TABLE events DROP COLUMN prev_page_ts', 'ALTER TABLE events DROP COLUMN page_visit_first',
+    'ALTER TABLE events DROP COLUMN seen_prev', 'ALTER TABLE events DROP COLUMN page_prev',
     'DROP TABLE visitor_history', 'DROP TABLE marks_stale',
     ...['2026-05-02 10:00:00', '2026-05-02 12:00:00'].map((ts, i): [string, any[]] => [
       `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path)

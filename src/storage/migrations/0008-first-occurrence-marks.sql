@@ -1,9 +1,8 @@
 -- First-occurrence marks (see storage/marks.ts): per event, when its visitor was last seen, and when on the
--- same page and whether that was in the same visit, so a range's distinct visitors and visits per page are
--- filtered counts instead of a hash of every (page, visitor) pair.
-ALTER TABLE events ADD COLUMN IF NOT EXISTS prev_seen_ts TIMESTAMP;
-ALTER TABLE events ADD COLUMN IF NOT EXISTS prev_page_ts TIMESTAMP;
-ALTER TABLE events ADD COLUMN IF NOT EXISTS page_visit_first BOOLEAN;
+-- same page, signed by whether that was in the same visit, so a range's distinct visitors and visits per
+-- page are sums instead of a hash of every (page, visitor) pair. Event files are rewritten with them.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS seen_prev BIGINT;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS page_prev BIGINT;
 
 -- What the loader needs of each visitor's past to mark its next events: the latest event, the visit it
 -- belongs to and that visit's start, and the latest time on every page (key '' for events without a path).
