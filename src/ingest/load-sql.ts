@@ -49,8 +49,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
           ${FIRST_EVENT_ATTRS.map((c) => `arg_min_null(${c}, ts) AS ${c}`).join(', ')},
           count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
           count(*)::INTEGER AS events,
-          sum(revenue) AS revenue
-        FROM ${stage} GROUP BY site_id, visit_id
+          sum(revenue) AS revenue,
+          any_value(visit_prev) AS visit_prev
+        FROM ${marked} GROUP BY site_id, visit_id
       ) a`);
 
     // Visits that continue across batches: counters add up, the exit moves on, attributes stay.
@@ -70,9 +71,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
 
     await tx.exec(`
       INSERT INTO visits (site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, duration, is_bounce, revenue)
+        pageviews, events, duration, is_bounce, revenue, visit_prev)
       SELECT site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue
+        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue, visit_prev
       FROM ${vagg} WHERE is_new`);
 
     // Visitor profiles: totals add up per batch; last_* follow the newest activity.

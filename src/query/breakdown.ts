@@ -9,7 +9,7 @@ import { engagementByPage } from './engagement.ts';
 import { LABELLERS } from './labels.ts';
 import { offsetOf, type Paging } from './paging.ts';
 import { rankGroups } from './ranking.ts';
-import { markedEvents, marksHold, SCOPE_VISITORS } from './marks.ts';
+import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS } from './marks.ts';
 import { one, rows } from './run.ts';
 import { frag, ident, sql, type Fragment } from './sql.ts';
 
@@ -43,12 +43,12 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const there = ROW_METRICS.filter((m) => !countedOn(m, table));
   // Where the first-occurrence marks hold, a page's visitors and visits and the scope's visitors are sums:
   // every page is counted exactly in one pass (as the `few` dimensions are), which also yields the total.
-  const marks = table === 'events' && (await marksHold(db, scope));
-  const byPage = marks && dim.column === 'path';
+  const marks = await marksHold(db, scope);
+  const byPage = marks && table === 'events' && dim.column === 'path';
   const src = byPage ? markedEvents(scope) : scopedTable(scope, table);
   const rank = rankGroups(db, src, dim.column, here, byPage ? 'marked' : table, offsetOf(paging), paging.limit, dim.few || byPage,
     byPage ? sql`${SCOPE_VISITORS} AS scope_visitors` : undefined);
-  const total = marks ? sql`SELECT ${SCOPE_VISITORS} AS visitors FROM ${markedEvents(scope)}` : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`;
+  const total = marks ? scopeVisitors(scope, table) : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`;
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();

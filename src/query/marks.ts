@@ -4,7 +4,7 @@
 // the site's stale marks, if any.
 import type { Database } from '../storage/database.ts';
 import { MARK_OFFSET_MS } from '../storage/marks.ts';
-import { eventsSource, type Scope } from './scope.ts';
+import { eventsSource, visitsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
@@ -18,13 +18,27 @@ export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
 /** The visitors of the whole scope, summed over the marked events (first_in_scope: a visitor's first in range). */
 export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
 
+/** The range start as a mark (storage/marks.ts: milliseconds since year 0). */
+const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
+
+/**
+ * The scope's visitors (`visitors`) from the marks of its events (a visitor's first event in range) or of
+ * its visits (a visitor's first visit starting in range).
+ */
+export function scopeVisitors(scope: Scope, table: 'events' | 'visits'): Fragment {
+  const from = fromMark(scope);
+  return table === 'events'
+    ? sql`SELECT sum((seen_prev < ${from})::INTEGER) AS visitors FROM ${eventsSource(scope)}`
+    : sql`SELECT sum((visit_prev < ${from})::INTEGER) AS visitors FROM ${visitsSource(scope)}`;
+}
+
 /**
  * The scope's events with flags for the first event in range of each visitor on its page (first_visitor),
  * of each visit on its page (first_visit), and of each visitor at all (first_in_scope). Every event sits in
  * exactly one page group, so SCOPE_VISITORS summed over the page groups is the scope's visitors.
  */
 export function markedEvents(scope: Scope): Fragment {
-  const from = BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
+  const from = fromMark(scope);
   return sql`(SELECT *, abs(page_prev) < ${from} AS first_visitor, page_prev < ${from} AS first_visit, seen_prev < ${from} AS first_in_scope
     FROM ${eventsSource(scope)})`;
 }

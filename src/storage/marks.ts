@@ -32,8 +32,12 @@ const PAGE_KEY = `coalesce(path, '')`;
 const ENCODE = `coalesce(${ms('prev_seen_ts')}, 0) AS seen_prev,
   CASE WHEN prev_page_ts IS NULL THEN 0 WHEN prev_page_ts < visit_start THEN -${ms('prev_page_ts')} ELSE ${ms('prev_page_ts')} END AS page_prev`;
 
+/** A visit's mark, over rows of visits with visitor_id and visit_start: the start of the visitor's previous visit. */
+const VISIT_PREV = `coalesce(${ms('lag(visit_start) OVER (PARTITION BY site_id, visitor_id ORDER BY visit_start)')}, 0) AS visit_prev`;
+
 /**
- * Creates `out`: the rows of `stage` (events of any sites, any order) with their marks and visit_start, and
+ * Creates `out`: the rows of `stage` (events of any sites, any order) with their marks, visit_start and their
+ * visit's mark (visit_prev: the loader stores it on the visits it opens), and
  * moves visitor_history and marks_stale on, in the caller's transaction.
  */
 export async function markBatch(tx: Tx, stage: string, out: string, seq: number) {
@@ -41,13 +45,20 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
   try {
     await tx.exec(`CREATE TEMP TABLE ${hist} AS SELECT h.* FROM visitor_history h
       SEMI JOIN (SELECT DISTINCT site_id, visitor_id FROM ${stage}) s ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id`);
-    await tx.exec(`CREATE TEMP TABLE ${out} AS SELECT *, ${ENCODE} FROM (
-      SELECT s.*,
-        coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-        coalesce(lag(s.ts) OVER p, h.pages[coalesce(s.path, '')]) AS prev_page_ts,
-        CASE WHEN s.visit_id = h.visit_id THEN h.visit_start ELSE min(s.ts) OVER (PARTITION BY s.site_id, s.visit_id) END AS visit_start
-      FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
-      WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))`);
+    // A visit that continues the stored one starts where it did; the visit before a new one is the batch's
+    // previous visit of the visitor, or the stored one.
+    await tx.exec(`CREATE TEMP TABLE ${out} AS
+      WITH e AS (
+        SELECT s.*,
+          coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
+          coalesce(lag(s.ts) OVER p, h.pages[coalesce(s.path, '')]) AS prev_page_ts,
+          CASE WHEN s.visit_id = h.visit_id THEN h.visit_start ELSE min(s.ts) OVER (PARTITION BY s.site_id, s.visit_id) END AS visit_start
+        FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+        WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts)),
+      prev AS (
+        SELECT site_id, visit_id, ${VISIT_PREV}
+        FROM (SELECT DISTINCT site_id, visitor_id, visit_id, visit_start FROM e UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist}))
+      SELECT e.*, ${ENCODE}, prev.visit_prev FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
     // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
     await tx.exec(`INSERT INTO marks_stale
       SELECT s.site_id, max(s.ts) FROM ${stage} s JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
@@ -75,51 +86,75 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
 const latestPages = (pairs: string) => `SELECT site_id, visitor_id, map_from_entries(list({'k': k, 'v': ts})) AS pages
   FROM (SELECT site_id, visitor_id, k, max(ts) AS ts FROM (${pairs}) GROUP BY ALL) GROUP BY ALL`;
 
+/** A site's registered files of `tbl`. */
+const filesOf = (tx: Tx, tbl: 'events' | 'visits', siteId: string) => tx.query<ParquetFile>(
+  `SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files WHERE tbl = ? AND site_id = ? ORDER BY path`, [tbl, siteId]);
+
+/** `cols` of a file, with its row numbers (the key its marks are joined back on). */
+const readFile = (manifest: ParquetManifest, f: ParquetFile, cols: string) =>
+  `SELECT ${cols} FROM read_parquet(${sqlPath(manifest.abs(f.path))}, file_row_number = true)`;
+
+/** `files` read together, each row with its file's number and its row number, then `cols`. */
+const numbered = (manifest: ParquetManifest, files: ParquetFile[], cols: string) =>
+  files.map((f, i) => readFile(manifest, f, `${i} AS file_no, file_row_number, ${cols}`)).join(' UNION ALL ');
+
+/** Writes each of `files` anew: `keep` (which includes file_row_number) plus `markCols` of `marks` for its rows. */
+async function rewrite(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], files: ParquetFile[], keep: string, marks: string, markCols: string[]) {
+  for (const [i, f] of files.entries()) {
+    await writePartition(tx, manifest, written, f.tbl, f.site_id, f.month,
+      `SELECT * FROM (SELECT e.* EXCLUDE (file_row_number), ${markCols.map((c) => `m.${c}`).join(', ')}
+       FROM (${readFile(manifest, f, keep)}) e JOIN ${marks} m ON m.file_no = ${i} AND m.file_row_number = e.file_row_number)`,
+      { rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts });
+  }
+  if (files.length) await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
+}
+
 /**
- * Recomputes every mark of a site from its event files (all of them: a mark may point years back) and writes
+ * Recomputes every mark of a site from all its events and visits (a mark may point years back) and writes
  * each file anew with them; unregisters the old files (returned: the caller removes them from the manifest
  * and disk), rebuilds the site's visitor_history and clears it from marks_stale.
  * Only the marks are computed over the whole history, keyed by file and row number, so a big site costs a
- * sort of a few narrow columns rather than of every event (10M events: 42 s, where sorting whole rows spilled 4 GB).
+ * sort of a few narrow columns rather than of every event (10M events: ~35 s, where sorting whole rows spilled 4 GB).
  */
 export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId: string): Promise<ParquetFile[]> {
-  const old = await tx.query<ParquetFile>(
-    `SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files WHERE tbl = 'events' AND site_id = ? ORDER BY path`, [siteId]);
-  const marks = `marks_rebuild_${crypto.randomUUID().replaceAll('-', '')}`;
-  // Old files may lack the mark columns (written before they existed): only the log's columns are read.
-  const file = (f: ParquetFile, cols: string) => `SELECT ${cols} FROM read_parquet(${sqlPath(manifest.abs(f.path))}, file_row_number = true)`;
-  const history = old.map((f) => file(f, 'visitor_id, visit_id, path, ts')).join(' UNION ALL ');
+  const events = await filesOf(tx, 'events', siteId);
+  const visits = await filesOf(tx, 'visits', siteId);
+  const tag = crypto.randomUUID().replaceAll('-', '');
+  const [em, vm] = [`marks_events_${tag}`, `marks_visits_${tag}`];
+  const history = events.map((f) => readFile(manifest, f, 'visitor_id, visit_id, path, ts')).join(' UNION ALL ');
   try {
     await tx.exec('DELETE FROM visitor_history WHERE site_id = ?', [siteId]);
-    if (old.length) {
-      await tx.exec(`CREATE TEMP TABLE ${marks} AS SELECT file_no, file_row_number, ${ENCODE} FROM (
+    if (events.length) {
+      await tx.exec(`CREATE TEMP TABLE ${em} AS SELECT file_no, file_row_number, ${ENCODE} FROM (
         SELECT file_no, file_row_number, lag(ts) OVER (PARTITION BY visitor_id ORDER BY ts) AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts,
           min(ts) OVER (PARTITION BY visit_id) AS visit_start
-        FROM (${old.map((f, i) => file(f, `${i} AS file_no, file_row_number, visitor_id, visit_id, path, ts`)).join(' UNION ALL ')})
+        FROM (${numbered(manifest, events, 'visitor_id, visit_id, path, ts')})
         WINDOW p AS (PARTITION BY visitor_id, path ORDER BY ts))`);
-      for (const [i, f] of old.entries()) {
-        await writePartition(tx, manifest, written, 'events', siteId, f.month,
-          `SELECT * FROM (SELECT e.* EXCLUDE (file_row_number), m.seen_prev, m.page_prev
-           FROM (${file(f, `${EVENT_COLUMN_LIST}, file_row_number`)}) e JOIN ${marks} m ON m.file_no = ${i} AND m.file_row_number = e.file_row_number)`,
-          { rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts });
-      }
-      await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [old.map((f) => f.path)]);
+      // Old files may lack the mark columns (written before they existed): only the log's columns are kept.
+      await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev']);
       await tx.exec(`INSERT INTO visitor_history
         SELECT ?, b.visitor_id, b.last_seen, b.visit_id, v.visit_start, p.pages
         FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id FROM (${history}) GROUP BY ALL) b
         JOIN (SELECT visit_id, min(ts) AS visit_start FROM (${history}) GROUP BY ALL) v ON v.visit_id = b.visit_id
         JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${PAGE_KEY} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id`, [siteId]);
     }
+    // Visits: in their files, and open ones in the hot table (file_no -1).
+    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT file_no, file_row_number, visit_id, ${VISIT_PREV} FROM (
+      SELECT 0 AS site_id, file_no, file_row_number, visitor_id, visit_id, start_ts AS visit_start FROM (
+        ${[...(visits.length ? [numbered(manifest, visits, 'visitor_id, visit_id, start_ts')] : []),
+           'SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, visitor_id, visit_id, start_ts FROM visits WHERE site_id = ?'].join(' UNION ALL ')}))`, [siteId]);
+    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev'))`, vm, ['visit_prev']);
+    await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev FROM ${vm} m WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
     await tx.exec('DELETE FROM marks_stale WHERE site_id = ?', [siteId]);
-    return old;
+    return [...events, ...visits];
   } finally {
-    await tx.exec(`DROP TABLE IF EXISTS ${marks}`).catch(() => {});
+    for (const t of [em, vm]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
 }
 
-/** Migration 0008's step: every site's stored events get their marks (old files go as orphans at start). */
+/** Migration 0008's step: every site's stored events and visits get their marks (old files go as orphans at start). */
 export async function markStoredEvents(tx: Tx, dataDir: string) {
   const manifest = new ParquetManifest(dataDir);
-  const sites = await tx.query<{ site_id: string }>(`SELECT DISTINCT site_id FROM parquet_files WHERE tbl = 'events'`);
+  const sites = await tx.query<{ site_id: string }>(`SELECT DISTINCT site_id FROM parquet_files UNION SELECT DISTINCT site_id FROM visits`);
   for (const { site_id } of sites) await rebuildMarks(tx, manifest, [], site_id);
 }

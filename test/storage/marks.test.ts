@@ -1,6 +1,7 @@
 // First-occurrence marks: the pages breakdown counted from them (unfiltered) equals the exact distinct
 // counts (the filtered path), across visits, days and midnight; past data imported out of order is
 // recomputed by compaction; a stale site falls back to exact counting; migration 0008 marks older files.
+// Visits carry the start of their visitor's previous visit, which counts a visit-level breakdown's total.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,22 +16,23 @@ import type { Scope } from '../../src/query/scope.ts';
 let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;
 
-const line = (ts: string, uid: string, path: string) => ({
-  url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+const line = (ts: string, uid: string, path: string, referrer?: string) => ({
+  url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', referrer,
 });
 /** A filter every event passes: it sends the breakdown down the exact count(DISTINCT) path. */
 const NO_OP = encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]));
 
-/** page → [visitors, visits, pageviews, percentage], counted from the marks and, filtered, exactly; both must agree. */
-async function pages(from: string, to: string) {
+/** name → [visitors, visits, pageviews, percentage], counted from the marks and, filtered, exactly; both must agree. */
+async function breakdown(endpoint: 'pages' | 'sources', from: string, to: string) {
   const api = client(srv.url);
-  const base = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/pages?period=custom&from=${from}&to=${to}`;
+  const base = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/${endpoint}?period=custom&from=${from}&to=${to}`;
   const [marked, exact] = await Promise.all([api.get(base, a.token), api.get(`${base}&filters=${NO_OP}`, a.token)]);
   expect(marked.status).toBe(200);
   const rows = (r: any) => Object.fromEntries(r.body.data.results.map((x: any) => [x.name, [x.visitors, x.visits, x.pageviews, x.percentage]]));
   expect(rows(marked)).toEqual(rows(exact));
   return rows(marked);
 }
+const pages = (from: string, to: string) => breakdown('pages', from, to);
 
 beforeAll(async () => {
   srv = await startServer();
@@ -39,7 +41,7 @@ beforeAll(async () => {
   expect((await importLines(srv.url, a, [
     line('2026-04-02T10:00:00Z', 'u1', '/a'), line('2026-04-02T10:01:00Z', 'u1', '/b'), line('2026-04-02T10:02:00Z', 'u1', '/a'),
     line('2026-04-03T09:00:00Z', 'u1', '/a'),
-    line('2026-04-02T10:10:00Z', 'u2', '/a'),
+    line('2026-04-02T10:10:00Z', 'u2', '/a', 'https://www.google.com/'),
     line('2026-04-02T23:50:00Z', 'u3', '/b'), line('2026-04-03T00:10:00Z', 'u3', '/b'),
   ])).body.data.imported).toBe(7);
 });
@@ -50,6 +52,12 @@ test('distinct visitors and visits per page from the marks equal the exact count
   expect(await pages('2026-04-02', '2026-04-02')).toEqual({ '/a': [2, 2, 3, 66.7], '/b': [2, 2, 2, 66.7] });
   // u1's /a and u3's /b were seen the day before: still their first in this range.
   expect(await pages('2026-04-03', '2026-04-03')).toEqual({ '/a': [1, 1, 1, 50], '/b': [1, 1, 1, 50] });
+});
+
+test('the visitors of visit-level breakdowns come from the visits\' marks and equal the exact counts', async () => {
+  expect(await breakdown('sources', '2026-04-02', '2026-04-03')).toEqual({ 'Direct / None': [2, 3, 6, 66.7], Google: [1, 1, 1, 33.3] });
+  // Only u1's second visit starts on the 3rd; u3's visit started the evening before.
+  expect(await breakdown('sources', '2026-04-03', '2026-04-03')).toEqual({ 'Direct / None': [1, 1, 1, 100] });
 });
 
 test('the loader stores the marks and each visitor\'s history', async () => {
@@ -66,6 +74,9 @@ test('the loader stores the marks and each visitor\'s history', async () => {
     { last: '2026-04-03 00:10:00', a: null, n: 1 },
     { last: '2026-04-03 09:00:00', a: '2026-04-03 09:00:00', n: 2 },
   ]);
+  const visits = await queryStored<any>(srv.dataDir, `SELECT count(*) FILTER (WHERE visit_prev = 0)::INTEGER AS first, count(*)::INTEGER AS n
+    FROM ${await storedRelation(srv.dataDir, 'visits')}`);
+  expect(visits).toEqual([{ first: 3, n: 4 }]);
   srv = await startServer({ dataDir: srv.dataDir });
 });
 
@@ -74,6 +85,8 @@ test('past events imported out of order are recomputed right after the import, a
   expect(srv.logs()).toContain('first-occurrence marks recomputed');
   expect(await pages('2026-04-01', '2026-04-03')).toEqual({ '/a': [2, 4, 5, 66.7], '/b': [2, 2, 3, 66.7] });
   expect(await pages('2026-04-02', '2026-04-03')).toEqual({ '/a': [2, 3, 4, 66.7], '/b': [2, 2, 3, 66.7] });
+  expect(await breakdown('sources', '2026-04-01', '2026-04-03')).toEqual({ 'Direct / None': [2, 4, 7, 66.7], Google: [1, 1, 1, 33.3] });
+  expect(await breakdown('sources', '2026-04-02', '2026-04-03')).toEqual({ 'Direct / None': [2, 3, 6, 66.7], Google: [1, 1, 1, 33.3] });
   await srv.stop();
   expect(await queryStored(srv.dataDir, 'SELECT * FROM marks_stale')).toEqual([]);
   srv = await startServer({ dataDir: srv.dataDir });

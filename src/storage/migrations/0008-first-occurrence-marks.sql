@@ -3,6 +3,8 @@
 -- page are sums instead of a hash of every (page, visitor) pair. Event files are rewritten with them.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS seen_prev BIGINT;
 ALTER TABLE events ADD COLUMN IF NOT EXISTS page_prev BIGINT;
+-- Per visit, the start of its visitor's previous visit: a range's visitors counted from the visits table.
+ALTER TABLE visits ADD COLUMN IF NOT EXISTS visit_prev BIGINT;
 
 -- What the loader needs of each visitor's past to mark its next events: the latest event, the visit it
 -- belongs to and that visit's start, and the latest time on every page (key '' for events without a path).
