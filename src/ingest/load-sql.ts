@@ -28,6 +28,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
   const stage = `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
   const marked = `ingest_marked_${n}`;
+  const drops: string[] = [];
   try {
     await tx.exec(
       `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
@@ -35,7 +36,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
-    await markBatch(tx, stage, marked, n);
+    drops.push(...(await markBatch(tx, stage, marked, n)));
     await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
@@ -109,7 +110,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     // a failing DROP must not replace the error that explains what went wrong.
     await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
     await tx.exec(`DROP TABLE IF EXISTS ${vagg}`).catch(() => {});
-    await tx.exec(`DROP TABLE IF EXISTS ${marked}`).catch(() => {});
+    for (const d of drops) await tx.exec(d).catch(() => {});
   }
 }
 
