@@ -36,6 +36,13 @@ export const ident = (name: string): Fragment => {
 export const and = (parts: Fragment[]): Fragment => (parts.length ? join(parts.map((p) => sql`(${p})`), ' AND ') : frag('TRUE'));
 export const or = (parts: Fragment[]): Fragment => (parts.length ? join(parts.map((p) => sql`(${p})`), ' OR ') : frag('FALSE'));
 
-/** `col` equals one of `values` (bound as one list), or is NULL when `orNull`: the missing-value group or label. */
+/**
+ * `col` equals one of `values` (bound as one list), or is NULL when `orNull`: the missing-value group or label.
+ * A single value is a plain equality, which DuckDB pushes into the Parquet scan (a country filter over
+ * 90 days of visits: 67–93 → 61–63 ms).
+ */
 export const oneOf = (col: Fragment, values: string[], orNull: boolean): Fragment =>
-  or([...(values.length ? [sql`${col} = ANY(${values}::VARCHAR[])`] : []), ...(orNull ? [sql`${col} IS NULL`] : [])]);
+  or([
+    ...(values.length === 1 ? [sql`${col} = ${values[0]!}`] : values.length ? [sql`${col} = ANY(${values}::VARCHAR[])`] : []),
+    ...(orNull ? [sql`${col} IS NULL`] : []),
+  ]);
