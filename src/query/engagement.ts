@@ -4,7 +4,7 @@
 import { tableSource } from '../storage/sources.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { selectMetrics } from './metrics.ts';
-import { frag, ident, sql, type Fragment } from './sql.ts';
+import { frag, ident, join, sql, type Fragment } from './sql.ts';
 
 /** The stored page a report is about, per page column it can be broken down by. */
 const ENGAGED: Record<string, string> = { path: 'engaged_path', hostname: 'engaged_hostname' };
@@ -20,15 +20,33 @@ export function engagementByPage(scope: Scope, column: string, names: string[] |
   const stored = ENGAGED[column];
   if (!stored) throw new Error(`no engagement is stored for ${column}`);
   const name = ident(stored);
-  // Only pageviews store the engaged page, and avg() skips the missing reports. Grouping every engaged
-  // page and keeping the names afterwards is twice as fast as testing each row against the names.
-  let where = sql`${name} IS NOT NULL`;
-  if (scope.filters.length) {
-    if (names === 'all') throw new Error('engagement of every page is only counted without filters');
-    const col = ident(column);
-    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${col} = ANY(${names}::VARCHAR[]))`;
+  // Grouping every engaged page and keeping the names afterwards is twice as fast as testing each row
+  // against the names.
+  const keep = names === 'all' ? frag('') : sql`HAVING ${name} = ANY(${names}::VARCHAR[])`;
+  if (!scope.filters.length) {
+    return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'rollup')}
+      FROM ${reportSums(scope)} WHERE ${name} IS NOT NULL GROUP BY ALL ${keep}`;
   }
+  if (names === 'all') throw new Error('engagement of every page is only counted without filters');
+  // Only pageviews store the engaged page, and avg() skips the missing reports.
+  const visits = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${ident(column)} = ANY(${names}::VARCHAR[])`;
   return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
-    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${where} GROUP BY ALL
-    ${names === 'all' ? frag('') : sql`HAVING ${name} = ANY(${names}::VARCHAR[])`}`;
+    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${name} IS NOT NULL AND visit_id IN (${visits})
+    GROUP BY ALL ${keep}`;
+}
+
+/**
+ * The scope's reports as sums per engaged page (columns of file_engagement): stored with each file for the
+ * files wholly inside the range, summed from the rows in range for the files at its edges (pages over 12
+ * months read ~26k stored rows instead of 5.4M reports). The hot events table is always empty (storage).
+ */
+function reportSums(scope: Scope): Fragment {
+  const { inside, edges } = scope.files.split('events', scope.site.id, scope.range);
+  const parts = [sql`SELECT engaged_path, engaged_hostname, top_sum, top_n, sd_sum, sd_n FROM file_engagement WHERE file = ANY(${inside}::VARCHAR[])`];
+  if (edges.length) {
+    parts.push(sql`SELECT engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
+      FROM read_parquet(${edges}::VARCHAR[]) WHERE ts >= ${scope.range.fromUtc}::TIMESTAMP AND ts < ${scope.range.toUtc}::TIMESTAMP
+        AND (time_on_page IS NOT NULL OR scroll_depth IS NOT NULL) GROUP BY ALL`);
+  }
+  return sql`(${join(parts, ' UNION ALL ')})`;
 }

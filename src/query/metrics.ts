@@ -5,8 +5,9 @@ import { frag, type Fragment } from './sql.ts';
 /**
  * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.
  * `marked`: events flagged first of their visitor / visit in range for the grouping (query/marks.ts).
+ * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/engagement.ts).
  */
-export type Table = 'visits' | 'events' | 'counts' | 'marked';
+export type Table = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
 
 type Def = { sql: Partial<Record<Table, string>>; finish: (v: number | null) => number | null };
 
@@ -28,8 +29,8 @@ const DEFS = {
   /** Mean of (last event − first event) per visit, seconds. */
   visit_duration: { sql: { visits: 'avg(duration)' }, finish: whole },
   /** Over the reports attributed to a page (see engagement.ts). */
-  time_on_page: { sql: { events: 'avg(time_on_page)' }, finish: wholeOrNull },
-  scroll_depth: { sql: { events: 'avg(scroll_depth)' }, finish: wholeOrNull },
+  time_on_page: { sql: { events: 'avg(time_on_page)', rollup: 'sum(top_sum) / nullif(sum(top_n), 0)' }, finish: wholeOrNull },
+  scroll_depth: { sql: { events: 'avg(scroll_depth)', rollup: 'sum(sd_sum) / nullif(sum(sd_n), 0)' }, finish: wholeOrNull },
 } satisfies Record<string, Def>;
 
 export type Metric = keyof typeof DEFS;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Database } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
+import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
 
@@ -110,7 +110,7 @@ export class Compactor {
     await writingFiles(this.db, this.manifest, async (tx, written) => {
       // month and site come from the files' directory names (hive partitioning), not from their columns.
       await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats);
-      await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
+      await unregister(tx, files.map((f) => f.path));
     });
     this.retire(files);
   }
@@ -137,7 +137,10 @@ export class Compactor {
 
   /** Site-delete hook: its registry rows and files go; the hot rows are deleted by the sites service. */
   async dropSite(siteId: string) {
-    await this.serial.run(() => this.db.exec('DELETE FROM parquet_files WHERE site_id = ?', [siteId]));
+    await this.serial.run(() => this.db.transaction(async (tx) => {
+      await tx.exec('DELETE FROM parquet_files WHERE site_id = ?', [siteId]);
+      await tx.exec('DELETE FROM file_engagement WHERE site_id = ?', [siteId]);
+    }));
     this.manifest.dropSite(siteId);
     for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(this.manifest.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 // The DuckDB handle: one instance per DATA_DIR, a small pool of connections, plain-JS rows out.
-import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,8 +26,9 @@ function toPlain(v: unknown): unknown {
   return v;
 }
 
-/** JS arrays become DuckDB lists (e.g. scopes, IN-lists bound as `= ANY(?)`). */
+/** JS arrays become DuckDB lists of VARCHAR (scopes, names, file paths), typed so that an empty one binds too. */
 const bindable = (params: Param[]) => params.map((p) => (Array.isArray(p) ? listValue(p) : p)) as DuckDBValue[];
+const typesOf = (params: Param[]) => params.map((p) => (Array.isArray(p) ? LIST(VARCHAR) : undefined)) as DuckDBType[];
 
 class Pool {
   private idle: DuckDBConnection[] = [];
@@ -130,10 +131,10 @@ export class Database {
 export class Tx {
   constructor(private c: DuckDBConnection) {}
   async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    const reader = await this.c.runAndReadAll(sql, bindable(params));
+    const reader = await this.c.runAndReadAll(sql, bindable(params), typesOf(params));
     return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
   }
   async exec(sql: string, params: Param[] = []): Promise<void> {
-    await this.c.run(sql, bindable(params));
+    await this.c.run(sql, bindable(params), typesOf(params));
   }
 }

@@ -7,7 +7,7 @@
 // (an import of past data) records the site in marks_stale, and compaction then recomputes the site's marks.
 import type { Tx } from './database.ts';
 import { ParquetManifest, sqlPath, type ParquetFile } from './parquet-layout.ts';
-import { writePartition } from './parquet-writer.ts';
+import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from '../ingest/log-format.ts';
 
 /** Every column of a stored event file: the log's event columns, then the marks. */
@@ -112,7 +112,7 @@ async function rewrite(tx: Tx, manifest: ParquetManifest, written: ParquetFile[]
        FROM (${readFile(manifest, f, keep)}) e JOIN ${marks} m ON m.file_no = ${i} AND m.file_row_number = e.file_row_number)`,
       { rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts });
   }
-  if (files.length) await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [files.map((f) => f.path)]);
+  await unregister(tx, files.map((f) => f.path));
 }
 
 /**

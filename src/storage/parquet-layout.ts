@@ -78,13 +78,22 @@ export class ParquetManifest {
 
   /** Absolute paths of a site's files of `tbl` whose time span overlaps [fromUtc, toUtc). */
   files(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): string[] {
-    const list = this.bySite.get(siteId);
-    if (!list) return [];
-    const from = range && Date.parse(norm(range.fromUtc));
-    const to = range && Date.parse(norm(range.toUtc));
-    return list
-      .filter((f) => f.tbl === tbl && (!range || (f.maxMs >= from! && f.minMs < to!)))
-      .map((f) => this.abs(f.path));
+    return this.overlapping(tbl, siteId, range).map((f) => this.abs(f.path));
+  }
+
+  /** The overlapping files split into those wholly inside the range (registry paths) and the rest (absolute paths). */
+  split(tbl: Table, siteId: string, range: { fromUtc: string; toUtc: string }): { inside: string[]; edges: string[] } {
+    const [from, to] = [Date.parse(norm(range.fromUtc)), Date.parse(norm(range.toUtc))];
+    const files = this.overlapping(tbl, siteId, range);
+    const isInside = (f: Entry) => f.minMs >= from && f.maxMs < to;
+    return { inside: files.filter(isInside).map((f) => f.path), edges: files.filter((f) => !isInside(f)).map((f) => this.abs(f.path)) };
+  }
+
+  private overlapping(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Entry[] {
+    const list = this.bySite.get(siteId) ?? [];
+    if (!range) return list.filter((f) => f.tbl === tbl);
+    const [from, to] = [Date.parse(norm(range.fromUtc)), Date.parse(norm(range.toUtc))];
+    return list.filter((f) => f.tbl === tbl && f.maxMs >= from && f.minMs < to);
   }
 
   all(tbl: Table, siteId: string, month: string): ParquetFile[] {

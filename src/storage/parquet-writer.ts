@@ -34,9 +34,13 @@ export async function writingFiles<T>(db: Database, manifest: ParquetManifest, f
   }
 }
 
-/** `select` yields the rows; site id and month are checked by partitionDir, since COPY takes no parameters. */
+/**
+ * `select` yields the rows; site id and month are checked by partitionDir, since COPY takes no parameters.
+ * An events file gets its file_engagement rows (read back from the file: a few small columns), unless
+ * `rollup` is false: only migration 0007, which runs before that table exists.
+ */
 export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
-  select: string, stats: FileStats): Promise<ParquetFile> {
+  select: string, stats: FileStats, rollup = true): Promise<ParquetFile> {
   const dir = partitionDir(manifest.dataDir, tbl, siteId, month);
   ensureDir(dir);
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
@@ -46,7 +50,19 @@ export async function writePartition(tx: Tx, manifest: ParquetManifest, written:
   await syncFile(abs);
   await syncDir(dir);
   await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
+  if (tbl === 'events' && rollup) {
+    await tx.exec(`INSERT INTO file_engagement
+      SELECT ?, ?, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
+      FROM read_parquet(${sqlPath(abs)}, hive_partitioning = false) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId]);
+  }
   return f;
+}
+
+/** Takes files out of the registry (and their rollups) in the caller's transaction; the caller removes them from the manifest. */
+export async function unregister(tx: Tx, paths: string[]) {
+  if (!paths.length) return;
+  await tx.exec('DELETE FROM parquet_files WHERE path = ANY(?::VARCHAR[])', [paths]);
+  await tx.exec('DELETE FROM file_engagement WHERE file = ANY(?::VARCHAR[])', [paths]);
 }
 
 /**

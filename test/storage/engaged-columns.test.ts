@@ -23,7 +23,7 @@ test('event files without the engaged columns are rewritten with them and read b
   await execStored(srv.dataDir, [
     'ALTER TABLE events DROP COLUMN engaged_path',
     'ALTER TABLE events DROP COLUMN engaged_hostname',
-    'ALTER TABLE events DROP COLUMN seen_prev', 'ALTER TABLE events DROP COLUMN page_prev', 'DROP TABLE visitor_history', 'DROP TABLE marks_stale',
+    'ALTER TABLE events DROP COLUMN seen_prev', 'ALTER TABLE events DROP COLUMN page_prev', 'DROP TABLE visitor_history', 'DROP TABLE marks_stale', 'DROP TABLE file_engagement',
     ...[['2026-04-02 10:00:00', '/a', null], ['2026-04-02 10:01:00', '/b', 30]].map(([ts, path, top]): [string, any[]] => [
       `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path, time_on_page)
        VALUES (?::TIMESTAMP, ?, 7, 70, 'pageview', 'https://example.com' || ?, 'example.com', ?, ?)`, [ts, a.site.id, path, path, top]]),

@@ -16,8 +16,8 @@ import type { Scope } from '../../src/query/scope.ts';
 let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;
 
-const line = (ts: string, uid: string, path: string, referrer?: string) => ({
-  url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', referrer,
+const line = (ts: string, uid: string, path: string, referrer?: string, time_on_page?: number) => ({
+  url: `https://example.com${path}`, timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', referrer, time_on_page,
 });
 /** A filter every event passes: it sends the breakdown down the exact count(DISTINCT) path. */
 const NO_OP = encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]));
@@ -30,6 +30,9 @@ async function breakdown(endpoint: 'pages' | 'sources', from: string, to: string
   expect(marked.status).toBe(200);
   const rows = (r: any) => Object.fromEntries(r.body.data.results.map((x: any) => [x.name, [x.visitors, x.visits, x.pageviews, x.percentage]]));
   expect(rows(marked)).toEqual(rows(exact));
+  // Time on page: from the per-file sums (files inside the range) or the reports (files at its edges).
+  const engagement = (r: any) => r.body.data.results.map((x: any) => [x.name, x.time_on_page]);
+  expect(engagement(marked)).toEqual(engagement(exact));
   return rows(marked);
 }
 const pages = (from: string, to: string) => breakdown('pages', from, to);
@@ -39,10 +42,10 @@ beforeAll(async () => {
   a = await setupAccount(srv.url);
   // u1: two visits (/a twice in the first), u2: one, u3: one visit across midnight.
   expect((await importLines(srv.url, a, [
-    line('2026-04-02T10:00:00Z', 'u1', '/a'), line('2026-04-02T10:01:00Z', 'u1', '/b'), line('2026-04-02T10:02:00Z', 'u1', '/a'),
+    line('2026-04-02T10:00:00Z', 'u1', '/a'), line('2026-04-02T10:01:00Z', 'u1', '/b', undefined, 60), line('2026-04-02T10:02:00Z', 'u1', '/a', undefined, 30),
     line('2026-04-03T09:00:00Z', 'u1', '/a'),
     line('2026-04-02T10:10:00Z', 'u2', '/a', 'https://www.google.com/'),
-    line('2026-04-02T23:50:00Z', 'u3', '/b'), line('2026-04-03T00:10:00Z', 'u3', '/b'),
+    line('2026-04-02T23:50:00Z', 'u3', '/b'), line('2026-04-03T00:10:00Z', 'u3', '/b', undefined, 1200),
   ])).body.data.imported).toBe(7);
 });
 afterAll(async () => { await srv.cleanup(); });
@@ -52,6 +55,12 @@ test('distinct visitors and visits per page from the marks equal the exact count
   expect(await pages('2026-04-02', '2026-04-02')).toEqual({ '/a': [2, 2, 3, 66.7], '/b': [2, 2, 2, 66.7] });
   // u1's /a and u3's /b were seen the day before: still their first in this range.
   expect(await pages('2026-04-03', '2026-04-03')).toEqual({ '/a': [1, 1, 1, 50], '/b': [1, 1, 1, 50] });
+  const api = client(srv.url);
+  const topOf = async (from: string, to: string) => Object.fromEntries((await api.get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/pages?period=custom&from=${from}&to=${to}`, a.token))
+    .body.data.results.map((x: any) => [x.name, x.time_on_page]));
+  // /a: 60 s (reported on /b); /b: 30 s (u1) and 1200 s (u3, reported just after midnight).
+  expect(await topOf('2026-04-01', '2026-04-30')).toEqual({ '/a': 60, '/b': 615 });
+  expect(await topOf('2026-04-02', '2026-04-02')).toEqual({ '/a': 60, '/b': 30 });
 });
 
 test('the visitors of visit-level breakdowns come from the visits\' marks and equal the exact counts', async () => {
@@ -117,7 +126,7 @@ test('migration 0008 marks the event files of an older data directory', async ()
   mkdirSync(join(srv.dataDir, 'parquet/events', `site=${a.site.id}`, 'month=2026-05'), { recursive: true });
   await execStored(srv.dataDir, [
     'ALTER TABLE events DROP COLUMN seen_prev', 'ALTER TABLE events DROP COLUMN page_prev',
-    'DROP TABLE visitor_history', 'DROP TABLE marks_stale',
+    'DROP TABLE visitor_history', 'DROP TABLE marks_stale', 'DROP TABLE file_engagement',
     ...['2026-05-02 10:00:00', '2026-05-02 12:00:00'].map((ts, i): [string, any[]] => [
       `INSERT INTO events (ts, site_id, visitor_id, visit_id, event_type, url, hostname, path)
        VALUES (?::TIMESTAMP, ?, 9, ?, 'pageview', 'https://example.com/c', 'example.com', '/c')`, [ts, a.site.id, 90 + i]]),
@@ -131,5 +140,9 @@ test('migration 0008 marks the event files of an older data directory', async ()
   expect(await pages('2026-04-01', '2026-05-31')).toEqual({ '/a': [2, 4, 5, 50], '/b': [2, 2, 3, 50], '/c': [1, 2, 2, 25] });
   await srv.stop();
   expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM visitor_history`)).toEqual([{ n: 4 }]);
+  // The one events file holding reports has their sums; replaced files took theirs with them.
+  expect(await queryStored(srv.dataDir, `SELECT count(*) FILTER (WHERE file NOT IN (SELECT path FROM parquet_files))::INTEGER AS stray,
+      count(DISTINCT file)::INTEGER AS files, (SELECT count(*)::INTEGER FROM parquet_files WHERE tbl = 'events') AS events_files FROM file_engagement`))
+    .toEqual([{ stray: 0, files: 1, events_files: 3 }]);
   expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM parquet_files WHERE path = ?`, [rel])).toEqual([{ n: 0 }]);
 });

@@ -24,3 +24,17 @@ CREATE TABLE marks_stale (
   site_id VARCHAR PRIMARY KEY,
   until TIMESTAMP NOT NULL
 );
+
+-- Per events file, the time-on-page and scroll-depth reports it holds, summed per engaged page: the pages
+-- breakdown adds these up for files inside the range instead of reading every report (query/engagement.ts).
+-- Written with each file (parquet-writer.ts); the step below rewrites every events file, filling it.
+CREATE TABLE file_engagement (
+  file VARCHAR NOT NULL,
+  site_id VARCHAR NOT NULL,
+  engaged_path VARCHAR,
+  engaged_hostname VARCHAR,
+  top_sum DOUBLE NOT NULL,
+  top_n BIGINT NOT NULL,
+  sd_sum DOUBLE NOT NULL,
+  sd_n BIGINT NOT NULL
+);
