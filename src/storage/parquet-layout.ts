@@ -81,12 +81,12 @@ export class ParquetManifest {
     return this.overlapping(tbl, siteId, range).map((f) => this.abs(f.path));
   }
 
-  /** The overlapping files split into those wholly inside the range (registry paths) and the rest (absolute paths). */
+  /** The overlapping files' registry paths, split into those wholly inside the range and the rest. */
   split(tbl: Table, siteId: string, range: { fromUtc: string; toUtc: string }): { inside: string[]; edges: string[] } {
     const [from, to] = [Date.parse(norm(range.fromUtc)), Date.parse(norm(range.toUtc))];
     const files = this.overlapping(tbl, siteId, range);
     const isInside = (f: Entry) => f.minMs >= from && f.maxMs < to;
-    return { inside: files.filter(isInside).map((f) => f.path), edges: files.filter((f) => !isInside(f)).map((f) => this.abs(f.path)) };
+    return { inside: files.filter(isInside).map((f) => f.path), edges: files.filter((f) => !isInside(f)).map((f) => f.path) };
   }
 
   private overlapping(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Entry[] {

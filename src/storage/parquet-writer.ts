@@ -52,7 +52,7 @@ export async function writePartition(tx: Tx, manifest: ParquetManifest, written:
   await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
   if (tbl === 'events' && rollup) {
     await tx.exec(`INSERT INTO file_engagement
-      SELECT ?, ?, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
+      SELECT ?, ?, ts::DATE, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
       FROM read_parquet(${sqlPath(abs)}, hive_partitioning = false) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId]);
   }
   return f;

@@ -25,12 +25,14 @@ CREATE TABLE marks_stale (
   until TIMESTAMP NOT NULL
 );
 
--- Per events file, the time-on-page and scroll-depth reports it holds, summed per engaged page: the pages
--- breakdown adds these up for files inside the range instead of reading every report (query/engagement.ts).
--- Written with each file (parquet-writer.ts); the step below rewrites every events file, filling it.
+-- Per events file and UTC day, the time-on-page and scroll-depth reports it holds, summed per engaged page:
+-- the pages breakdown adds these up for the whole days of its range instead of reading every report
+-- (query/engagement.ts). Written with each file (parquet-writer.ts); the step below rewrites every events
+-- file, filling it.
 CREATE TABLE file_engagement (
   file VARCHAR NOT NULL,
   site_id VARCHAR NOT NULL,
+  day DATE NOT NULL,
   engaged_path VARCHAR,
   engaged_hostname VARCHAR,
   top_sum DOUBLE NOT NULL,
