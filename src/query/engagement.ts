@@ -51,8 +51,10 @@ function reportSums(scope: Scope): Fragment {
   const first = Math.ceil(from / DAY_MS) * DAY_MS;
   const last = Math.max(first, Math.floor(to / DAY_MS) * DAY_MS);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  // The table is in write order, so the range's days prune most of it before the file lists are tested.
   const parts = [sql`SELECT engaged_path, engaged_hostname, top_sum, top_n, sd_sum, sd_n FROM file_engagement
-    WHERE file = ANY(${inside}::VARCHAR[]) OR (file = ANY(${edges}::VARCHAR[]) AND day >= ${day(first)}::DATE AND day < ${day(last)}::DATE)`];
+    WHERE site_id = ${scope.site.id} AND day >= ${day(from)}::DATE AND day <= ${day(to)}::DATE AND file = ANY(${[...inside, ...edges]}::VARCHAR[])
+      AND ((day >= ${day(first)}::DATE AND day < ${day(last)}::DATE) OR file = ANY(${inside}::VARCHAR[]))`];
   if (edges.length) {
     parts.push(sql`SELECT engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
       FROM read_parquet(${edges.map((f) => scope.files.abs(f))}::VARCHAR[])
