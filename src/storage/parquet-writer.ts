@@ -36,8 +36,9 @@ export async function writingFiles<T>(db: Database, manifest: ParquetManifest, f
 
 /**
  * `select` yields the rows; site id and month are checked by partitionDir, since COPY takes no parameters.
- * An events file gets its file_engagement rows (read back from the file: a few small columns), unless
- * `rollup` is false: only migration 0007, which runs before that table exists.
+ * An events file gets its file_engagement rows, summed from `select` again (for the loader, rows still in
+ * memory, rather than reading the new file back), unless `rollup` is false: only migration 0007, which runs
+ * before that table exists.
  */
 export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
   select: string, stats: FileStats, rollup = true): Promise<ParquetFile> {
@@ -53,7 +54,7 @@ export async function writePartition(tx: Tx, manifest: ParquetManifest, written:
   if (tbl === 'events' && rollup) {
     await tx.exec(`INSERT INTO file_engagement
       SELECT ?, ?, ts::DATE, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
-      FROM read_parquet(${sqlPath(abs)}, hive_partitioning = false) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId]);
+      FROM (${select}) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId]);
   }
   return f;
 }
