@@ -82,6 +82,10 @@ export class Database {
     // of thread time over 10M events, the funnel 10% slower). No other query here depends on the rewrite
     // (goal stats, the other CTE user, measured the same without it).
     await conns[0]!.run("SET GLOBAL disabled_optimizers = 'cte_filter_pusher'");
+    // Each load batch builds and drops a few temporary tables; returning freed memory to the system after
+    // tasks that peaked over 16 MB (default 128 MB) keeps the ingest server's RSS lower between batches
+    // (bench/ingest, after 5M events: 454 → 388 MB in one run each; peaks ~550 MB either way).
+    await conns[0]!.run(`SET GLOBAL allocator_flush_threshold = '16MB'`);
     return new Database(instance, new Pool(conns), conns, dataDir);
   }
 
