@@ -55,7 +55,7 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
       WITH e AS MATERIALIZED (
         SELECT s.rowid AS rid, s.site_id, s.visitor_id, s.visit_id,
           coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-          coalesce(lag(s.ts) OVER p, h.pages[coalesce(s.path, '')]) AS prev_page_ts,
+          coalesce(lag(s.ts) OVER p, h.pages[${PAGE_KEY}]) AS prev_page_ts,
           CASE WHEN s.visit_id = h.visit_id THEN h.visit_start ELSE min(s.ts) OVER (PARTITION BY s.site_id, s.visit_id) END AS visit_start
         FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
         WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts)),
