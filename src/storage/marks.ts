@@ -48,21 +48,25 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     await tx.exec(`CREATE TEMP TABLE ${hist} AS SELECT h.* FROM visitor_history h
       SEMI JOIN (SELECT DISTINCT site_id, visitor_id FROM ${stage}) s ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id`);
     // A visit that continues the stored one starts where it did; the visit before a new one is the batch's
-    // previous visit of the visitor, or the stored one. The windows sort a few narrow columns keyed by row id,
-    // and `out` joins them to the rows as a view: windowing the whole rows and copying them into another
-    // table cost ~25 µs per event on the ingest path (bench/ingest 14.8k → 19.1k events/s).
+    // previous visit of the visitor, or the stored one. Visit starts are grouped, not windowed (a third less
+    // time for this statement); the windows sort a few narrow columns keyed by row id, and `out` joins them to
+    // the rows as a view: windowing the whole rows and copying them into another table cost ~25 µs per event
+    // on the ingest path.
     await tx.exec(`CREATE TEMP TABLE ${keyed} AS
-      WITH e AS MATERIALIZED (
-        SELECT s.rowid AS rid, s.site_id, s.visitor_id, s.visit_id,
-          coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-          coalesce(lag(s.ts) OVER p, h.pages[${PAGE_KEY}]) AS prev_page_ts,
-          CASE WHEN s.visit_id = h.visit_id THEN h.visit_start ELSE min(s.ts) OVER (PARTITION BY s.site_id, s.visit_id) END AS visit_start
-        FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
-        WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts)),
+      WITH starts AS (
+        SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start
+        FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS first FROM ${stage} GROUP BY ALL) b
+        LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id),
       prev AS (
-        SELECT site_id, visit_id, ${VISIT_PREV}
-        FROM (SELECT DISTINCT site_id, visitor_id, visit_id, visit_start FROM e UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist}))
-      SELECT e.rid, e.visit_start, ${ENCODE}, prev.visit_prev FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
+        SELECT site_id, visit_id, visit_start, ${VISIT_PREV}
+        FROM (SELECT site_id, visitor_id, visit_id, visit_start FROM starts UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist})),
+      e AS (
+        SELECT s.rowid AS rid, s.site_id, s.visit_id,
+          coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
+          coalesce(lag(s.ts) OVER p, h.pages[${PAGE_KEY}]) AS prev_page_ts
+        FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+        WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))
+      SELECT e.rid, prev.visit_start, ${ENCODE}, prev.visit_prev FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
     await tx.exec(`CREATE TEMP VIEW ${out} AS SELECT s.*, k.* EXCLUDE (rid) FROM ${stage} s JOIN ${keyed} k ON k.rid = s.rowid`);
     // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
     await tx.exec(`INSERT INTO marks_stale
