@@ -32,6 +32,11 @@ export function scopeVisitors(scope: Scope, table: 'events' | 'visits'): Fragmen
     : sql`SELECT sum((visit_prev < ${from})::INTEGER) AS visitors FROM ${visitsSource(scope)}`;
 }
 
+/** `visitors` of the scope's visits: from their marks when those hold, else counted distinct. */
+export async function visitsVisitors(db: Database, scope: Scope): Promise<Fragment> {
+  return (await marksHold(db, scope)) ? scopeVisitors(scope, 'visits') : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${visitsSource(scope)}`;
+}
+
 /**
  * The scope's events with flags for the first event in range of each visitor on its page (first_visitor),
  * of each visit on its page (first_visit), and of each visitor at all (first_in_scope). Every event sits in

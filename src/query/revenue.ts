@@ -1,12 +1,13 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
 import type { Database } from '../storage/database.ts';
-import { eventsSource, purchasesSource, visitsSource, type Scope } from './scope.ts';
+import { eventsSource, purchasesSource, type Scope } from './scope.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
 import { changes } from './aggregate.ts';
 import { conversionRate, money } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one, rows } from './run.ts';
+import { visitsVisitors } from './marks.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
 /**
@@ -35,7 +36,7 @@ async function revenueOf(db: Database, scope: Scope, interval: Interval) {
       SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
         count(DISTINCT visitor_id) AS purchasers
       FROM ${orders(scope)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
-    one(db, sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${visitsSource(scope)}`),
+    visitsVisitors(db, scope).then((q) => one(db, q)),
   ]);
   const cur = scope.site.currency;
   const perCurrency = groups.filter((g) => g.bucket === null);
