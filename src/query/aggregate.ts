@@ -5,6 +5,7 @@ import { metricsSource, type Scope } from './scope.ts';
 import { change, finish, selectMetrics, viewsPerVisit, type Metric } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one } from './run.ts';
+import { marksHold, scopeVisitors } from './marks.ts';
 import { sql } from './sql.ts';
 
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
@@ -22,8 +23,14 @@ function count(db: Database, scope: Scope, table: 'visits' | 'events', metrics: 
 }
 
 export async function totals(db: Database, scope: Scope): Promise<Totals> {
-  const [v, e] = await Promise.all([count(db, scope, 'visits', VISIT_METRICS), count(db, scope, 'events', EVENT_METRICS)]);
-  const vm = finish(VISIT_METRICS, v);
+  // Where the marks hold, visitors are a sum over the visits' marks instead of a distinct count beside the rest.
+  const marks = await marksHold(db, scope);
+  const [v, e, who] = await Promise.all([
+    count(db, scope, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
+    count(db, scope, 'events', EVENT_METRICS),
+    marks ? one(db, scopeVisitors(scope, 'visits')) : undefined,
+  ]);
+  const vm = finish(VISIT_METRICS, { ...v, ...who });
   const em = finish(EVENT_METRICS, e);
   return {
     visitors: vm.visitors!, visits: vm.visits!, pageviews: em.pageviews!,
