@@ -6,26 +6,34 @@ import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './bucket
 import { finish, selectMetrics, type Metric } from './metrics.ts';
 import { rangeEcho } from './period.ts';
 import { rows } from './run.ts';
-import { sql } from './sql.ts';
+import { sql, type Fragment } from './sql.ts';
+import { marksHold, visitorsPerBucket } from './marks.ts';
 
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const EVENT_METRICS = ['pageviews'] as const satisfies Metric[];
 
-async function byBucket(db: Database, scope: Scope, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
-  const src = metricsSource(scope, table, ms);
-  const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, * EXCLUDE (b) FROM (
-    SELECT ${bucketSql(interval, scope.range, src.time)} AS b, ${selectMetrics(ms, src.table)} FROM ${src.from} GROUP BY ALL)`);
+/** Rows of `q` (with a bucket column `b`) keyed by the bucket's label. */
+async function labelled(db: Database, q: Fragment, interval: Interval) {
+  const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, * EXCLUDE (b) FROM (${q})`);
   return new Map(found.map((r) => [r.bucket as string, r]));
+}
+
+function byBucket(db: Database, scope: Scope, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
+  const src = metricsSource(scope, table, ms);
+  return labelled(db, sql`SELECT ${bucketSql(interval, scope.range, src.time)} AS b, ${selectMetrics(ms, src.table)} FROM ${src.from} GROUP BY ALL`, interval);
 }
 
 export async function chart(db: Database, scope: Scope, interval: Interval) {
   const labels = bucketLabels(scope.range, interval);
-  const [visits, events] = await Promise.all([
-    byBucket(db, scope, interval, 'visits', VISIT_METRICS),
+  // Where the marks hold, each bucket's visitors are a sum over the visits' marks, not a distinct count.
+  const marks = await marksHold(db, scope);
+  const [visits, events, who] = await Promise.all([
+    byBucket(db, scope, interval, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
     byBucket(db, scope, interval, 'events', EVENT_METRICS),
+    marks ? labelled(db, visitorsPerBucket(scope, (c) => bucketSql(interval, scope.range, c)), interval) : undefined,
   ]);
   const points = labels.map((date) => {
-    const v = finish(VISIT_METRICS, visits.get(date));
+    const v = finish(VISIT_METRICS, { ...visits.get(date), ...who?.get(date) });
     const e = finish(EVENT_METRICS, events.get(date));
     return { date, visitors: v.visitors!, visits: v.visits!, pageviews: e.pageviews!, bounce_rate: v.bounce_rate!, visit_duration: v.visit_duration! };
   });

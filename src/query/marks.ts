@@ -32,6 +32,16 @@ export function scopeVisitors(scope: Scope, table: 'events' | 'visits'): Fragmen
     : sql`SELECT sum((visit_prev < ${from})::INTEGER) AS visitors FROM ${visitsSource(scope)}`;
 }
 
+/**
+ * `(b, visitors)` per chart bucket `b` of the scope's visits: a visit counts when its visitor's previous visit
+ * began before the range, or in an earlier bucket (visit starts only grow, so that is the first in its bucket).
+ */
+export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Fragment): Fragment {
+  const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${visitsSource(scope)})`;
+  return sql`SELECT ${bucket('start_ts')} AS b, sum((visit_prev < ${fromMark(scope)} OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors
+    FROM ${src} GROUP BY ALL`;
+}
+
 /** `visitors` of the scope's visits: from their marks when those hold, else counted distinct. */
 export async function visitsVisitors(db: Database, scope: Scope): Promise<Fragment> {
   return (await marksHold(db, scope)) ? scopeVisitors(scope, 'visits') : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${visitsSource(scope)}`;

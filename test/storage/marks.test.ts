@@ -2,7 +2,8 @@
 // counts (the filtered path), across visits, days and midnight; past data imported out of order is
 // recomputed by compaction; a stale site falls back to exact counting; migration 0008 marks older files.
 // Visits carry the start of their visitor's previous visit, which counts a visit-level breakdown's total.
-// Live events are marked across load batches; engagement comes from per-file sums.
+// Live events are marked across load batches; engagement comes from per-file sums; stats, charts and revenue
+// count their visitors from the visits' marks.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +85,22 @@ test('the visitors of visit-level breakdowns come from the visits\' marks and eq
   expect(await breakdown('sources', '2026-04-02', '2026-04-03')).toEqual({ 'Direct / None': [2, 3, 6, 66.7], Google: [1, 1, 1, 33.3] });
   // Only u1's second visit starts on the 3rd; u3's visit started the evening before.
   expect(await breakdown('sources', '2026-04-03', '2026-04-03')).toEqual({ 'Direct / None': [1, 1, 1, 100] });
+});
+
+test('stats, revenue and chart visitors from the visits\' marks equal the exact counts', async () => {
+  const api = client(srv.url);
+  const base = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics`;
+  const both = (path: string) => Promise.all([api.get(`${base}/${path}`, a.token), api.get(`${base}/${path}&filters=${NO_OP}`, a.token)]);
+  const [stats, statsExact] = await both('stats?period=custom&from=2026-04-03&to=2026-04-03');
+  expect(stats.body.data.metrics.visitors).toBe(1); // u1's second visit; u3's started the day before
+  expect(stats.body.data).toEqual(statsExact.body.data);
+  const [chart, chartExact] = await both('charts?period=custom&from=2026-04-01&to=2026-04-03&interval=day');
+  expect(chart.body.data.points.map((p: any) => p.visitors)).toEqual([0, 3, 1]);
+  expect(chart.body.data.points).toEqual(chartExact.body.data.points);
+  const [hourly] = await both('charts?period=custom&from=2026-04-02&to=2026-04-02&interval=hour');
+  expect(hourly.body.data.points.filter((p: any) => p.visitors).map((p: any) => [p.date.slice(11, 13), p.visitors])).toEqual([['10', 2], ['23', 1]]);
+  const [rev, revExact] = await both('revenue?period=custom&from=2026-04-02&to=2026-04-03');
+  expect(rev.body.data).toEqual(revExact.body.data);
 });
 
 test('the loader stores the marks and each visitor\'s history', async () => {
