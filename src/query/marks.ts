@@ -1,7 +1,7 @@
-// Distinct visitors and visits from the first-occurrence marks (storage/marks.ts): the scope's events with
-// two flags relative to the range start, so that counting them replaces count(DISTINCT …). Exact only for
-// an unfiltered scope (a filter can drop the earlier occurrence a mark points to) whose range starts after
-// the site's stale marks, if any.
+// Distinct visitors and visits from the first-occurrence marks (storage/marks.ts): events and visits flagged
+// as their visitor's (or visit's) first in the range, per page, per chart bucket or overall, so that summing
+// the flags replaces count(DISTINCT …). Exact only for an unfiltered scope (a filter can drop the earlier
+// occurrence a mark points to) whose range starts after the site's stale marks, if any.
 import type { Database } from '../storage/database.ts';
 import { MARK_OFFSET_MS } from '../storage/marks.ts';
 import { eventsSource, visitsSource, type Scope } from './scope.ts';
