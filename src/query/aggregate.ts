@@ -28,7 +28,7 @@ export async function totals(db: Database, scope: Scope): Promise<Totals> {
   const [v, e, who] = await Promise.all([
     count(db, scope, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
     count(db, scope, 'events', EVENT_METRICS),
-    marks ? one(db, scopeVisitors(scope, 'visits')) : undefined,
+    marks ? one(db, scopeVisitors(scope, 'visits', true)) : undefined,
   ]);
   const vm = finish(VISIT_METRICS, { ...v, ...who });
   const em = finish(EVENT_METRICS, e);

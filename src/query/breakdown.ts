@@ -48,7 +48,6 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const src = byPage ? markedEvents(scope) : scopedTable(scope, table);
   const rank = rankGroups(db, src, dim.column, here, byPage ? 'marked' : table, offsetOf(paging), paging.limit, dim.few || byPage,
     byPage ? sql`${SCOPE_VISITORS} AS scope_visitors` : undefined);
-  const total = marks ? scopeVisitors(scope, table) : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${src}`;
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();
@@ -60,7 +59,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   // With marks every page is counted anyway, and completing them all side by side keeps both cores busy
   // through the ranking's single-threaded stretches (30 days: 110–120 → ~90 ms).
   const early = byPage ? complete('all') : undefined;
-  const [ranked, all] = await Promise.all([rank, byPage ? rank.then((r) => ({ visitors: r.tally!.scope_visitors })) : one(db, total)]);
+  const [ranked, all] = await Promise.all([rank, byPage ? rank.then((r) => ({ visitors: r.tally!.scope_visitors })) : one(db, scopeVisitors(scope, table, marks))]);
   const [extra, engagement] = await (early ?? complete(ranked.rows.map((r) => r.name).filter((n): n is string => n !== null)));
   const totalVisitors = Number(all?.visitors ?? 0);
   const label = LABELLERS[dim.name];

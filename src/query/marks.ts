@@ -4,7 +4,7 @@
 // occurrence a mark points to) whose range starts after the site's stale marks, if any.
 import type { Database } from '../storage/database.ts';
 import { MARK_OFFSET_MS } from '../storage/marks.ts';
-import { eventsSource, visitsSource, type Scope } from './scope.ts';
+import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
@@ -22,14 +22,17 @@ export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
 const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
 
 /**
- * The scope's visitors (`visitors`) from the marks of its events (a visitor's first event in range) or of
- * its visits (a visitor's first visit starting in range).
+ * The scope's visitors (`visitors`) on `table`: where the marks hold (`marks`), a sum of the first events
+ * (or visits) in range of each visitor, else counted distinct.
  */
-export function scopeVisitors(scope: Scope, table: 'events' | 'visits'): Fragment {
-  const from = fromMark(scope);
-  return table === 'events'
-    ? sql`SELECT sum((seen_prev < ${from})::INTEGER) AS visitors FROM ${eventsSource(scope)}`
-    : sql`SELECT sum((visit_prev < ${from})::INTEGER) AS visitors FROM ${visitsSource(scope)}`;
+export function scopeVisitors(scope: Scope, table: 'events' | 'visits', marks: boolean): Fragment {
+  if (!marks) return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${scopedTable(scope, table)}`;
+  return sql`SELECT ${SCOPE_VISITORS} AS visitors FROM ${table === 'events' ? markedEvents(scope) : markedVisits(scope)}`;
+}
+
+/** The scope's visits with first_in_scope set on each visitor's first visit starting in range. */
+function markedVisits(scope: Scope): Fragment {
+  return sql`(SELECT *, visit_prev < ${fromMark(scope)} AS first_in_scope FROM ${visitsSource(scope)})`;
 }
 
 /**
@@ -37,14 +40,9 @@ export function scopeVisitors(scope: Scope, table: 'events' | 'visits'): Fragmen
  * began before the range, or in an earlier bucket (visit starts only grow, so that is the first in its bucket).
  */
 export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Fragment): Fragment {
-  const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${visitsSource(scope)})`;
-  return sql`SELECT ${bucket('start_ts')} AS b, sum((visit_prev < ${fromMark(scope)} OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors
+  const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${markedVisits(scope)})`;
+  return sql`SELECT ${bucket('start_ts')} AS b, sum((first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors
     FROM ${src} GROUP BY ALL`;
-}
-
-/** `visitors` of the scope's visits: from their marks when those hold, else counted distinct. */
-export async function visitsVisitors(db: Database, scope: Scope): Promise<Fragment> {
-  return (await marksHold(db, scope)) ? scopeVisitors(scope, 'visits') : sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${visitsSource(scope)}`;
 }
 
 /**

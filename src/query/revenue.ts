@@ -7,7 +7,7 @@ import { changes } from './aggregate.ts';
 import { conversionRate, money } from './metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
 import { one, rows } from './run.ts';
-import { visitsVisitors } from './marks.ts';
+import { marksHold, scopeVisitors } from './marks.ts';
 import { frag, sql, type Fragment } from './sql.ts';
 
 /**
@@ -36,7 +36,7 @@ async function revenueOf(db: Database, scope: Scope, interval: Interval) {
       SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
         count(DISTINCT visitor_id) AS purchasers
       FROM ${orders(scope)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
-    visitsVisitors(db, scope).then((q) => one(db, q)),
+    marksHold(db, scope).then((marks) => one(db, scopeVisitors(scope, 'visits', marks))),
   ]);
   const cur = scope.site.currency;
   const perCurrency = groups.filter((g) => g.bucket === null);
