@@ -2,7 +2,8 @@
 // Bun.serve that only answers 202 and to the real server (durable log), over loopback, in one run;
 // then keeps loading the real server up to --rss-events and reports its RSS; then times a bulk import.
 //   bun bench/ingest.ts [--duration 15] [--connections 64] [--rss-events 5000000] [--import 1000000]
-// The server gets the environment's DUCKDB_MEMORY_LIMIT when set (e.g. DUCKDB_MEMORY_LIMIT=512MB bun bench/ingest.ts).
+// The server gets the environment's DUCKDB_MEMORY_LIMIT and INGEST_LOAD_INTERVAL_MS when set (e.g.
+// DUCKDB_MEMORY_LIMIT=512MB bun bench/ingest.ts); otherwise the server's defaults (2GB, 5000).
 // Needs wrk (apt-get install -y wrk). Data goes to bench/out/ (git-ignored).
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +89,10 @@ const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 // 1. The real server and a site to send to.
-const srv = await startServer({ dataDir, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', ...(process.env.DUCKDB_MEMORY_LIMIT ? { DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT } : {}) } });
+// An empty value is the server's default (the test helper would otherwise load every segment at once).
+const srv = await startServer({ dataDir, env: {
+  TRUST_PROXY: 'true', LOG_LEVEL: 'info', DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT ?? '', INGEST_LOAD_INTERVAL_MS: process.env.INGEST_LOAD_INTERVAL_MS ?? '',
+} });
 const acct = await setupAccount(srv.url);
 
 // 2. 50,000 varied events from the realistic generator, as wrk request lines (UA, client IP, /event body).

@@ -17,6 +17,7 @@ const EnvSchema = z.object({
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB')
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 });
 
 // The type follows from the schema, so a new variable is declared in one place.
@@ -30,6 +31,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   authRateLimit: c.AUTH_RATE_LIMIT,
   logLevel: c.LOG_LEVEL,
   duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
+  ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

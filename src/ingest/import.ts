@@ -101,7 +101,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     await fd.close();
     const read = performance.now();
     if (result.imported) {
-      await load(db, serial, manifest, sessionizedSource(readLogSql), [nonce, [file]]).catch((e) => {
+      await load(db, serial, manifest, { sql: sessionizedSource(readLogSql), params: [nonce, [file]] }).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;

@@ -16,14 +16,17 @@ const FIRST_EVENT_ATTRS = [
 
 let seq = 0;
 
+/** A FROM-able SQL text with its parameters; `inArrivalOrder` when its rows come in time order (the live log). */
+export type LoadSource = { sql: string; params: unknown[]; inArrivalOrder?: boolean };
+
 /**
- * Loads the rows of `source` (a FROM-able SQL text with `params`) into the analytics tables.
+ * Loads the rows of `source` into the analytics tables.
  * Rows of sites deleted meanwhile are dropped. Returns the number of events stored; the event files it
  * writes are appended to `written`.
  * Events go straight to Parquet: inserting them into a DuckDB table cost more (its WAL, its checkpoint,
  * then compaction reading and deleting them again) than the whole rest of the load.
  */
-async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], source: string, params: unknown[]): Promise<number> {
+async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], { sql: source, params, inArrivalOrder }: LoadSource): Promise<number> {
   const n = ++seq;
   const stage = `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
@@ -37,7 +40,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
     drops.push(...(await markBatch(tx, stage, marked, n)));
-    await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS });
+    await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
@@ -118,9 +121,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
  * One load in its own transaction behind the other analytics writes (source null: nothing to load);
  * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
  */
-export function load(db: Database, serial: Serial, manifest: ParquetManifest, source: string | null, params: unknown[], after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
+export function load(db: Database, serial: Serial, manifest: ParquetManifest, source: LoadSource | null, after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
   return serial.run(() => writingFiles(db, manifest, async (tx, written) => {
-    const rows = source ? await loadRows(tx, manifest, written, source, params) : 0;
+    const rows = source ? await loadRows(tx, manifest, written, source) : 0;
     await after?.(tx, rows);
     return rows;
   }));

@@ -36,10 +36,11 @@ export class IngestService {
     this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
     this.manifest = ctx.parquet;
-    this.loader = new Loader(ctx.db, this.serial, this.manifest);
+    this.loader = new Loader(ctx.db, this.serial, this.manifest, { intervalMs: ctx.config.ingestLoadIntervalMs });
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
-    // Compaction waits for an empty loader queue, so a visit is never split between a file and a late load.
-    this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.pending() === 0 });
+    // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
+    // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
+    this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.lagMs() < 60_000 });
   }
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
@@ -117,7 +118,7 @@ export class IngestService {
     this.salts.stop();
     this.sessionizer.stop();
     await this.writer.close();
-    await this.loader.idle();
+    await this.loader.flush();
     await this.compactor.stop();
   }
 }

@@ -25,7 +25,7 @@ export async function addEngagedColumns(tx: Tx, dataDir: string) {
     await writePartition(tx, manifest, [], 'events', f.site_id, f.month,
       `SELECT * EXCLUDE (month, site), ${engaged('path')} AS engaged_path, ${engaged('hostname')} AS engaged_hostname
        FROM read_parquet(${file}) WINDOW pv AS (PARTITION BY visit_id, event_type ORDER BY ts)`,
-      { rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts }, false);
+      { rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts }, { rollup: false });
     await tx.exec('DELETE FROM parquet_files WHERE path = ?', [f.path]);
   }
 }

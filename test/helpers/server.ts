@@ -25,7 +25,8 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     : [process.execPath, join(root, 'src/main.ts')];
   const proc = Bun.spawn(cmd, {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...opts.env },
+    // Sealed log segments load at once (not every 5 s) unless a test says otherwise: tests read what they sent.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', INGEST_LOAD_INTERVAL_MS: '0', ...opts.env },
     stdout: 'pipe',
     stderr: 'pipe',
   });
