@@ -20,9 +20,14 @@ export type LoaderOptions = {
   intervalMs?: number;
   /** A load takes at most this many segments; a queue this long loads at once. */
   maxSegmentsPerLoad?: number;
+  /**
+   * …and at most this many bytes of them (one segment at least): a load's memory grows with its size, and
+   * what the allocators keep after the biggest loads stays in the RSS.
+   */
+  maxBytesPerLoad?: number;
 };
 
-type Queued = { path: string; at: number };
+type Queued = { path: string; at: number; bytes: number };
 
 export class Loader {
   private queue: Queued[] = [];
@@ -33,6 +38,7 @@ export class Loader {
   private urgent = false;
   private intervalMs: number;
   private maxSegmentsPerLoad: number;
+  private maxBytesPerLoad: number;
   private idleWaiters: (() => void)[] = [];
   private failures = 0;
   /** Names of loaded segments whose files are deleted: their ingest_segments rows go with the next load. */
@@ -42,10 +48,11 @@ export class Loader {
   constructor(private db: Database, private serial: Serial, private manifest: ParquetManifest, opts: LoaderOptions = {}) {
     this.intervalMs = opts.intervalMs ?? 5000;
     this.maxSegmentsPerLoad = opts.maxSegmentsPerLoad ?? 16;
+    this.maxBytesPerLoad = opts.maxBytesPerLoad ?? 24 * 1024 * 1024;
   }
 
   enqueue(path: string) {
-    this.queue.push({ path, at: Date.now() });
+    this.queue.push({ path, at: Date.now(), bytes: sizeOf(path) });
     this.kick();
   }
 
@@ -63,7 +70,7 @@ export class Loader {
     );
     const loaded = paths.filter((p) => done.has(basename(p)));
     const at = Date.now();
-    this.queue.push(...paths.filter((p) => !done.has(basename(p))).map((path) => ({ path, at })));
+    this.queue.push(...paths.filter((p) => !done.has(basename(p))).map((path) => ({ path, at, bytes: sizeOf(path) })));
     await this.retire(loaded);
     await this.flush();
     this.urgent = false;
@@ -83,7 +90,19 @@ export class Loader {
   }
 
   private due(): boolean {
-    return this.urgent || this.queue.length >= this.maxSegmentsPerLoad || this.lagMs() >= this.intervalMs;
+    return this.urgent || this.lagMs() >= this.intervalMs || this.queue.length > this.nextBatch(this.maxSegmentsPerLoad).length;
+  }
+
+  /** The segments the next load takes: the oldest, then more while within the limits. */
+  private nextBatch(maxSegments: number): string[] {
+    const batch: string[] = [];
+    let bytes = 0;
+    for (const q of this.queue) {
+      if (batch.length && (batch.length >= maxSegments || bytes + q.bytes > this.maxBytesPerLoad)) break;
+      batch.push(q.path);
+      bytes += q.bytes;
+    }
+    return batch;
   }
 
   private kick() {
@@ -104,7 +123,7 @@ export class Loader {
   private async drain() {
     while (this.queue.length && this.due()) {
       // After repeated failures, segments go one at a time so one bad file cannot hold up the rest.
-      const batch = this.queue.slice(0, this.failures >= 3 ? 1 : this.maxSegmentsPerLoad).map((q) => q.path);
+      const batch = this.nextBatch(this.failures >= 3 ? 1 : this.maxSegmentsPerLoad);
       try {
         await this.load(batch);
         this.failures = 0;
@@ -163,6 +182,14 @@ function quarantine(p: string, e: unknown) {
   mkdirSync(dir, { recursive: true });
   renameSync(p, join(dir, basename(p)));
   log.error('ingest segment kept failing to load (about a minute of retries); moved aside', { segment: basename(p), dir, error: String(e) });
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** True once the file is gone (deleted now or before); a file that could not be deleted keeps its record. */
