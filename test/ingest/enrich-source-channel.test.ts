@@ -150,3 +150,13 @@ describe('referrer as stored', () => {
     expect(e.referrer).toBe('https://www.google.com/search?q=tern');
   });
 });
+
+test('the per-URL caches keep each source apart, and long URLs (not cached) enrich alike', () => {
+  const long = `https://example.com/p?utm_medium=cpc&pad=${'x'.repeat(400)}`;
+  for (const url of ['https://example.com/p?utm_medium=cpc', long]) {
+    expect(visit(url, 'https://www.google.com/')).toEqual({ source: 'Google', channel: 'Paid Search' });
+    expect(visit(url, 'https://www.facebook.com/')).toEqual({ source: 'Facebook', channel: 'Paid Social' });
+    expect(visit(url, 'https://www.google.com/')).toEqual({ source: 'Google', channel: 'Paid Search' });
+    expect(visit(url)).toEqual({ source: null, channel: 'Paid Other' });
+  }
+});

@@ -46,10 +46,14 @@ export type Enriched = {
 // A site has a few thousand page URLs, and each lands with few sources: parsing the URL and the channel
 // rules were a tenth of the event route's main-thread time (bench/ingest profile); cached, a lookup each.
 // The referrer is parsed per event: within a visit it is the previous page, so it repeats far less.
+// Only URLs of ordinary length are cached, so that a flood of unique 2,000-character URLs cannot make the
+// caches hold ~100 MB.
 const pages = lru<PageUrl>(10_000);
 const channels = lru<string>(10_000);
+const CACHED_URL_LENGTH = 300;
 
 function pageOf(url: string): PageUrl {
+  if (url.length > CACHED_URL_LENGTH) return parsePageUrl(url);
   let p = pages.get(url);
   if (p === undefined) pages.set(url, (p = parsePageUrl(url)));
   return p;
@@ -57,6 +61,7 @@ function pageOf(url: string): PageUrl {
 
 /** channelOf depends on the source and on the URL's tags and click IDs only. */
 function channel(p: PageUrl, url: string, source: string | null): string {
+  if (url.length > CACHED_URL_LENGTH) return channelOf({ ...p, source });
   const key = `${source ?? ''}\n${url}`;
   let c = channels.get(key);
   if (c === undefined) channels.set(key, (c = channelOf({ ...p, source })));
