@@ -22,7 +22,7 @@ export const MARK_OFFSET_MS = 62_167_219_200_001;
 const ms = (col: string) => `(epoch_ms(${col}) + ${MARK_OFFSET_MS})`;
 
 /** visitor_history.pages is keyed by path; a map key cannot be NULL, and no path is empty. */
-const PAGE_KEY = `coalesce(path, '')`;
+const pageKey = (path = 'path') => `coalesce(${path}, '')`;
 
 /**
  * The stored marks of a row with prev_seen_ts, prev_page_ts and visit_start; the same rule for a batch and a
@@ -51,7 +51,9 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     // previous visit of the visitor, or the stored one. Visit starts are grouped, not windowed (a third less
     // time for this statement); the windows sort a few narrow columns keyed by row id, and `out` joins them to
     // the rows as a view: windowing the whole rows and copying them into another table cost ~25 µs per event
-    // on the ingest path.
+    // on the ingest path. A page's previous time is joined from the unnested maps: looking it up in the map
+    // joined to every event copied a visitor's whole map per event, which for one visitor with 10k pages
+    // (an office behind one IP, a crawler with a browser's user agent) ran out of memory.
     await tx.exec(`CREATE TEMP TABLE ${keyed} AS
       WITH starts AS (
         SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start
@@ -60,11 +62,14 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
       prev AS (
         SELECT site_id, visit_id, visit_start, ${VISIT_PREV}
         FROM (SELECT site_id, visitor_id, visit_id, visit_start FROM starts UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist})),
+      pages AS (SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}),
       e AS (
         SELECT s.rowid AS rid, s.site_id, s.visit_id,
           coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-          coalesce(lag(s.ts) OVER p, h.pages[${PAGE_KEY}]) AS prev_page_ts
-        FROM ${stage} s LEFT JOIN ${hist} h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+          coalesce(lag(s.ts) OVER p, hp.ts) AS prev_page_ts
+        FROM ${stage} s
+        LEFT JOIN (SELECT site_id, visitor_id, last_seen FROM ${hist}) h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+        LEFT JOIN pages hp ON hp.site_id = s.site_id AND hp.visitor_id = s.visitor_id AND hp.k = ${pageKey('s.path')}
         WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))
       SELECT e.rid, prev.visit_start, ${ENCODE}, prev.visit_prev FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
     await tx.exec(`CREATE TEMP VIEW ${out} AS SELECT s.*, k.* EXCLUDE (rid) FROM ${stage} s JOIN ${keyed} k ON k.rid = s.rowid`);
@@ -85,7 +90,7 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
             FROM ${out} GROUP BY ALL) b
       LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
       JOIN (${latestPages(`SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}
-            UNION ALL SELECT site_id, visitor_id, ${PAGE_KEY}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
+            UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
   } finally {
     await tx.exec(`DROP TABLE IF EXISTS ${hist}`).catch(() => {});
   }
@@ -146,7 +151,7 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
         SELECT ?, b.visitor_id, b.last_seen, b.visit_id, v.visit_start, p.pages
         FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id FROM (${history}) GROUP BY ALL) b
         JOIN (SELECT visit_id, min(ts) AS visit_start FROM (${history}) GROUP BY ALL) v ON v.visit_id = b.visit_id
-        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${PAGE_KEY} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id`, [siteId]);
+        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id`, [siteId]);
     }
     // Visits: in their files, and open ones in the hot table (file_no -1).
     await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT file_no, file_row_number, visit_id, ${VISIT_PREV} FROM (

@@ -181,3 +181,31 @@ test('migration 0008 marks the event files of an older data directory', async ()
     .toEqual([{ stray: 0, files: 1, events_files: 3 }]);
   expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM parquet_files WHERE path = ?`, [rel])).toEqual([{ n: 0 }]);
 });
+
+test('one visitor with thousands of pages marks in memory linear in its pages, across batches', async () => {
+  // Under a small memory limit: looking a page up in the visitor's map joined to every event needed
+  // events × pages of memory and failed here (the segment was set aside after a minute of retries).
+  const s = await startServer({ env: { DUCKDB_MEMORY_LIMIT: '256MB' } });
+  try {
+    const b = await setupAccount(s.url);
+    const send = async (from: number, n: number) => {
+      let next = from;
+      const worker = async () => {
+        for (let i = next++; i < from + n; i = next++) {
+          expect(await sendEvent(s.url, { site_id: b.site.public_id, url: `https://example.com/${'p'.repeat(200)}/${i}` })).toBe(202);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+    };
+    await send(0, 3000);
+    await Bun.sleep(1500); // sealed and loaded: the next events meet a stored map of 3,000 pages
+    await send(3000, 3000);
+    expect(await s.stop()).toBe(0);
+    expect(s.logs()).not.toContain('ingest load failed');
+    const [{ n, pages }] = await queryStored<{ n: number; pages: number }>(s.dataDir,
+      `SELECT count(*)::INTEGER AS n, (SELECT cardinality(pages)::INTEGER FROM visitor_history) AS pages FROM ${await storedRelation(s.dataDir, 'events')}`);
+    expect({ n, pages }).toEqual({ n: 6000, pages: 6000 });
+  } finally {
+    await s.cleanup();
+  }
+}, 60_000);
