@@ -84,7 +84,7 @@ export class Loader {
   }
 
   /** Resolves when every queued segment is loaded. */
-  idle(): Promise<void> {
+  private idle(): Promise<void> {
     if (!this.queue.length && !this.running) return Promise.resolve();
     return new Promise((r) => this.idleWaiters.push(r));
   }
