@@ -64,7 +64,7 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestServi
       return accepted();
     }, {
       parse: 'none',
-      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk. Bot traffic is answered 202 and dropped.', EventDoc),
+      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk; analytics include it once the next load commits, within about 6 s (the server\'s `INGEST_LOAD_INTERVAL_MS`, default 5000, plus a second). Bot traffic is answered 202 and dropped.', EventDoc),
     })
     .post('/api/v1/identify', async ({ request }) => {
       const input = parseIdentify(await readCapped(request, ingestError), ingestError);
