@@ -18,11 +18,12 @@ import { syncDir } from '../storage/durable-file.ts';
 export type LoaderOptions = {
   /** How long the oldest queued segment waits for others to join its load (0: load each as it comes). */
   intervalMs?: number;
-  /** A load takes at most this many segments; a queue this long loads at once. */
+  /** A load takes at most this many segments… */
   maxSegmentsPerLoad?: number;
   /**
    * …and at most this many bytes of them (one segment at least): a load's memory grows with its size, and
-   * what the allocators keep after the biggest loads stays in the RSS.
+   * what the allocators keep after the biggest loads stays in the RSS. A queue holding more than one load
+   * loads at once, without waiting for the interval.
    */
   maxBytesPerLoad?: number;
 };
