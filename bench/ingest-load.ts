@@ -14,7 +14,7 @@ import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { Serial } from '../src/storage/serial.ts';
 import { load } from '../src/ingest/load-sql.ts';
 import { readLogSql, toLine } from '../src/ingest/log-format.ts';
-import { buildRow } from '../src/ingest/record.ts';
+import { liveRow } from '../src/ingest/record.ts';
 import { Sessionizer } from '../src/ingest/sessionizer.ts';
 import { uidVisitorId } from '../src/ingest/hash.ts';
 import { parseImportLine } from '../src/ingest/validate.ts';
@@ -52,11 +52,8 @@ function writeSegments(dir: string, siteId: string): string[] {
   const site = { ...SITE, id: siteId } as any;
   const lines = events.map((g) => {
     const e = parseImportLine(JSON.stringify(g), fail);
-    const visitorId = uidVisitorId(siteId, e.visitor_uid!);
-    const visitId = sessions.visit(visitorId, e.timestamp);
-    const row = buildRow(site, e, { ip: e.ip ?? '', userAgent: e.user_agent ?? '' }, { visitorId, visitId }, e.timestamp);
-    if (row.event_type === 'pageview') Object.assign(row, sessions.leave(visitorId, row.path, row.hostname));
-    return toLine(row);
+    const origin = { ip: e.ip ?? '', userAgent: e.user_agent ?? '' };
+    return toLine(liveRow(sessions, site, e, origin, uidVisitorId(siteId, e.visitor_uid!), e.timestamp));
   });
   const per = Math.ceil(lines.length / Number(opt.segments));
   const paths: string[] = [];

@@ -3,6 +3,7 @@ import type { Site } from '../sites/model.ts';
 import { enrich } from './enrich/index.ts';
 import type { EventInput } from './validate.ts';
 import type { LogRow } from './log-format.ts';
+import type { Sessionizer } from './sessionizer.ts';
 
 export type Origin = { ip: string; userAgent: string };
 
@@ -55,4 +56,11 @@ export function buildRow(site: Site, e: Omit<EventInput, 'site_id'>, origin: Ori
     engaged_hostname: null,
     uid: e.visitor_uid,
   };
+}
+
+/** A live event's row: its visit from the sessionizer and, for a pageview, the page it leaves (the engaged page). */
+export function liveRow(sessions: Sessionizer, site: Site, e: Omit<EventInput, 'site_id'>, origin: Origin, visitorId: number, tsMs: number): LogRow {
+  const row = buildRow(site, e, origin, { visitorId, visitId: sessions.visit(visitorId, tsMs) }, tsMs);
+  if (row.event_type === 'pageview') Object.assign(row, sessions.leave(visitorId, row.path, row.hostname));
+  return row;
 }

@@ -9,7 +9,7 @@ import { isBotAgent } from './enrich/index.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
-import { buildRow, type Origin } from './record.ts';
+import { liveRow, type Origin } from './record.ts';
 import { toLine } from './log-format.ts';
 import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
@@ -67,10 +67,7 @@ export class IngestService {
     if (isBotAgent(origin.userAgent)) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
-    const visitId = this.sessionizer.visit(visitorId, now);
-    const row = buildRow(site, input, origin, { visitorId, visitId }, now);
-    if (row.event_type === 'pageview') Object.assign(row, this.sessionizer.leave(visitorId, row.path, row.hostname));
-    await this.writer.append(toLine(row));
+    await this.writer.append(toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now)));
   }
 
   /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */
