@@ -114,7 +114,8 @@ export class Loader {
     }
     clearTimeout(this.waitTimer);
     this.waitTimer = undefined;
-    this.running = this.drain().finally(() => {
+    // drain() keeps load failures to itself; anything else (deleting loaded segments) is logged, not left unhandled.
+    this.running = this.drain().catch((e) => log.error('ingest loader failure', { error: String(e) })).finally(() => {
       this.running = undefined;
       if (this.queue.length && !this.retryTimer) this.kick();
       else if (!this.queue.length) for (const w of this.idleWaiters.splice(0)) w();
