@@ -5,7 +5,7 @@
 // not per event (its statements join against the visitor tables, which grow with the history), so loading
 // every 5 s instead of every second costs a third to half the CPU per event. The events are durable from
 // the moment they are acknowledged; only their visibility to queries waits.
-import { existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Database } from '../storage/database.ts';
 import { log } from '../log.ts';
@@ -161,7 +161,7 @@ export class Loader {
 
   private async load(paths: string[]) {
     const forgotten = this.forget.splice(0);
-    const existing = paths.filter((p) => existsSync(p) && statSync(p).size > 0);
+    const existing = paths.filter((p) => sizeOf(p) > 0);
     const source = existing.length ? { sql: readLogSql, params: [existing], inArrivalOrder: true } : null;
     const rows = await load(this.db, this.serial, this.manifest, source, async (tx, n) => {
       for (const p of paths) {
@@ -186,6 +186,7 @@ function quarantine(p: string, e: unknown) {
   log.error('ingest segment kept failing to load (about a minute of retries); moved aside', { segment: basename(p), dir, error: String(e) });
 }
 
+/** 0 for a file that is gone. */
 function sizeOf(path: string): number {
   try {
     return statSync(path).size;
