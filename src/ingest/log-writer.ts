@@ -1,9 +1,9 @@
 // The durable ingest log: lines are appended to segment files with group commit (one write + fdatasync
 // per batch, every waiter of the batch released after its sync, one sync at a time), and sealed segments go
 // to the loader.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { log } from '../log.ts';
 import { syncDir } from '../storage/durable-file.ts';
 
@@ -29,7 +29,7 @@ export class LogWriter {
   /** fd work (write, sync, seal) is serialised through this chain. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
-  /** The datasync in flight (never rejects: its batch's waiters get the error). */
+  /** The datasync in flight (seal() waits for it; a failure is handled by the batch that started it). */
   private syncing: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
@@ -94,25 +94,52 @@ export class LogWriter {
     const waiters = this.waiters;
     this.lines = [];
     this.waiters = [];
+    let seg: Segment | undefined;
     try {
       if (this.seg && (this.seg.bytes >= this.rotateBytes || Date.now() - this.seg.openedAt >= this.rotateMs)) await this.seal();
-      const seg = this.seg ?? (this.seg = await this.openSegment());
+      seg = this.seg ?? (this.seg = await this.openSegment());
+      const synced = seg.bytes;
       const buf = encoder.encode(batch);
-      let off = 0;
-      while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
-      seg.bytes += buf.length;
-      // One sync in flight: what arrives meanwhile goes out in the next write. Overlapping the next batch's
-      // write and sync with this one made batches a third smaller at no lower latency, and every fdatasync
-      // costs ~150 µs of kernel CPU here (bench/ingest, same host: 15.5–16.7k → 18.2–18.3k events/s).
-      this.syncing = seg.fd.datasync().then(
-        () => { for (const w of waiters) w.resolve(); },
-        (e) => { for (const w of waiters) w.reject(e); log.error('ingest log sync failed', { error: String(e) }); },
-      );
-      await this.syncing;
+      try {
+        let off = 0;
+        while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
+        seg.bytes += buf.length;
+        // One sync in flight: what arrives meanwhile goes out in the next write. Overlapping the next batch's
+        // write and sync with this one made batches a third smaller at no lower latency, and every fdatasync
+        // costs ~150 µs of kernel CPU here (bench/ingest, same host: 15.5–16.7k → 18.2–18.3k events/s).
+        this.syncing = seg.fd.datasync();
+        await this.syncing;
+      } catch (e) {
+        this.syncing = Promise.resolve();
+        await this.abandon(seg, synced);
+        throw e;
+      }
+      for (const w of waiters) w.resolve();
     } catch (e) {
       for (const w of waiters) w.reject(e);
-      throw e;
+      log.error('ingest log write failed; its events were refused', { events: waiters.length, error: String(e) });
     }
+  }
+
+  /**
+   * After a failed write or sync (a full disk, an I/O error) the segment is cut back to its last synced
+   * batch and sealed, and the next batch starts a new one: appending on after a partial write would leave
+   * a torn line between acknowledged ones, and the loader could not read the segment. If even the cut
+   * fails the segment is left alone: the next start cuts its torn tail and loads it (leftovers()).
+   */
+  private async abandon(seg: Segment, synced: number) {
+    this.seg = undefined;
+    try {
+      await seg.fd.truncate(synced);
+      await seg.fd.datasync();
+    } catch (e) {
+      await seg.fd.close().catch(() => {});
+      log.error('ingest log: could not cut a failed segment back; it loads at the next start', { segment: basename(seg.path), error: String(e) });
+      return;
+    }
+    await seg.fd.close().catch(() => {});
+    if (synced > 0) this.opts.onSeal(seg.path);
+    else rmSync(seg.path, { force: true });
   }
 
   private async openSegment(): Promise<Segment> {

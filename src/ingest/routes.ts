@@ -20,7 +20,7 @@ const PREFLIGHT_HEADERS = {
 // A Headers instance, built once: a Response copies it (half the cost of converting a plain object each time).
 const ACCEPTED_HEADERS = new Headers({ ...CORS_HEADERS, 'content-type': 'text/plain;charset=utf-8' });
 
-const ingestDoc = (summary: string, description: string, schema: z.ZodType) => ({
+const ingestDoc = (summary: string, description: string, schema: z.ZodType, extra: Record<number, { description: string }> = {}) => ({
   summary,
   description,
   security: [],
@@ -36,6 +36,7 @@ const ingestDoc = (summary: string, description: string, schema: z.ZodType) => (
     400: { description: 'Malformed JSON or a field that fails validation' },
     404: { description: '`{"error":"Unknown site"}`' },
     413: { description: 'Body over 64 KiB' },
+    ...extra,
   },
 });
 
@@ -64,7 +65,9 @@ export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestServi
       return accepted();
     }, {
       parse: 'none',
-      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk; analytics include it once the next load commits, within about 6 s (the server\'s `INGEST_LOAD_INTERVAL_MS`, default 5000, plus a second). Bot traffic is answered 202 and dropped.', EventDoc),
+      detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk; analytics include it once the next load commits, within about 6 s (the server\'s `INGEST_LOAD_INTERVAL_MS`, default 5000, plus a second). Bot traffic is answered 202 and dropped.', EventDoc, {
+        503: { description: 'The ingest log could not be written (full disk, I/O error): nothing was stored; `Retry-After: 5`' },
+      }),
     })
     .post('/api/v1/identify', async ({ request }) => {
       const input = parseIdentify(await readCapped(request, ingestError), ingestError);

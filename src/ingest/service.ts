@@ -23,6 +23,11 @@ import type { EventInput, IdentifyInput } from './validate.ts';
 export const CORS_HEADERS: Record<string, string> = { 'access-control-allow-origin': '*' };
 export const ingestError = (status: number, message: string) => new ApiError(status, message, { ...CORS_HEADERS });
 
+/** The log could not take the event (a full disk, an I/O error, the server stopping): nothing was stored. */
+const refused = (): never => {
+  throw new ApiError(503, 'The event could not be stored (the server cannot write its ingest log); nothing was recorded, retry later', { ...CORS_HEADERS, 'retry-after': '5' });
+};
+
 export class IngestService {
   readonly serial: Serial;
   readonly sessionizer = new Sessionizer();
@@ -67,7 +72,7 @@ export class IngestService {
     if (isBotAgent(origin.userAgent)) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
-    await this.writer.append(toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now)));
+    await this.writer.append(toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now))).catch(refused);
   }
 
   /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */

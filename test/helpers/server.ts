@@ -18,11 +18,13 @@ export type TestServer = {
 
 const root = join(import.meta.dir, '..', '..');
 
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; runtime?: 'bun' | 'deno' } = {}): Promise<TestServer> {
+/** `fileSizeLimitKb`: the server runs under `ulimit -f` (writes past that size fail with EFBIG, as on a full disk). */
+export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; runtime?: 'bun' | 'deno'; fileSizeLimitKb?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tern-test-'));
-  const cmd = opts.runtime === 'deno'
+  const server = opts.runtime === 'deno'
     ? [join(root, 'node_modules/.bin/deno'), 'run', '-A', '--quiet', join(root, 'src/main.ts')]
     : [process.execPath, join(root, 'src/main.ts')];
+  const cmd = opts.fileSizeLimitKb ? ['sh', '-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'sh', ...server] : server;
   const proc = Bun.spawn(cmd, {
     cwd: root,
     // Sealed log segments load at once (not every 5 s) unless a test says otherwise: tests read what they sent.
