@@ -19,6 +19,8 @@ const MERGE_MIN_FILES = 4;
 const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
+/** A site whose marks failed to rebuild waits 1, 2, 4 … minutes, at most an hour, before the next try. */
+const REMARK_RETRY_MAX_MS = 60 * 60_000;
 
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number };
 
@@ -28,6 +30,12 @@ export class Compactor {
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private graveyard: { timer: ReturnType<typeof setTimeout>; bury: () => void }[] = [];
+  /**
+   * Sites whose marks failed to rebuild, and when to try again. A rebuild that runs out of memory (a big
+   * site, a low DUCKDB_MEMORY_LIMIT) would otherwise hold the loader's turn for tens of seconds every minute
+   * for as long as it fails; meanwhile queries of that site count exactly (query/marks.ts), only slower.
+   */
+  private remarkRetry = new Map<string, { failures: number; at: number }>();
 
   constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean } = {}) {}
 
@@ -51,7 +59,7 @@ export class Compactor {
       const t0 = performance.now();
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
       out.merged = await this.mergeSmall();
-      out.remarked = await this.remark();
+      out.remarked = await this.remark(now);
       if (out.files || out.remarked) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
@@ -115,16 +123,30 @@ export class Compactor {
     this.retire(files);
   }
 
-  /** Recomputes the marks of every site in marks_stale; returns how many sites. */
-  private async remark(): Promise<number> {
+  /** Recomputes the marks of every site in marks_stale that is not waiting to retry; returns how many sites. */
+  private async remark(now: number): Promise<number> {
     const stale = await this.db.query<{ site_id: string }>('SELECT site_id FROM marks_stale');
+    let done = 0;
     for (const { site_id } of stale) {
+      const retry = this.remarkRetry.get(site_id);
+      if (retry && now < retry.at) continue;
       const t0 = performance.now();
-      const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id));
-      this.retire(old);
-      log.info('first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
+      try {
+        const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id));
+        this.retire(old);
+        this.remarkRetry.delete(site_id);
+        done++;
+        log.info('first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
+      } catch (e) {
+        const failures = (retry?.failures ?? 0) + 1;
+        const retryInMs = Math.min(REMARK_RETRY_MAX_MS, 60_000 * 2 ** (failures - 1));
+        this.remarkRetry.set(site_id, { failures, at: now + retryInMs });
+        log.error('first-occurrence marks could not be recomputed; the site is counted exactly (slower) until they are', {
+          site: site_id, failures, retryInMs, error: String(e),
+        });
+      }
     }
-    return stale.length;
+    return done;
   }
 
   /** Replaced files leave the manifest now and the disk after a grace period. */
