@@ -30,21 +30,21 @@ export async function getFunnel(db: Database, siteId: string, funnelId: string):
 
 export async function createFunnel(db: Database, siteId: string, input: CreateFunnel): Promise<Funnel> {
   await checkGoalSteps(db, siteId, input.steps);
-  const id = crypto.randomUUID();
-  await db.exec(`INSERT INTO funnels VALUES (?, ?, ?, ?::JSON, ?, now()::TIMESTAMP)`, [id, siteId, input.name, JSON.stringify(input.steps), input.window]);
-  return getFunnel(db, siteId, id);
+  const [row] = await db.query(`INSERT INTO funnels VALUES (?, ?, ?, ?::JSON, ?, now()::TIMESTAMP) RETURNING ${COLUMNS}`,
+    [crypto.randomUUID(), siteId, input.name, JSON.stringify(input.steps), input.window]);
+  return shape(row!);
 }
 
 export async function updateFunnel(db: Database, siteId: string, funnelId: string, input: PatchFunnel): Promise<Funnel> {
   const funnel = await getFunnel(db, siteId, funnelId);
   if (input.steps) await checkGoalSteps(db, siteId, input.steps);
-  await db.exec(`UPDATE funnels SET name = ?, steps = ?::JSON, conversion_window = ? WHERE id = ?::UUID`, [
+  const [row] = await db.query(`UPDATE funnels SET name = ?, steps = ?::JSON, conversion_window = ? WHERE id = ?::UUID RETURNING ${COLUMNS}`, [
     input.name ?? funnel.name,
     JSON.stringify(input.steps ?? funnel.steps),
     input.window ?? funnel.window,
     funnel.id,
   ]);
-  return getFunnel(db, siteId, funnel.id);
+  return shape(row!);
 }
 
 export async function deleteFunnel(db: Database, siteId: string, funnelId: string) {

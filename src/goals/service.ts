@@ -27,13 +27,12 @@ export async function getGoal(db: Database, siteId: string, goalId: string): Pro
 }
 
 export async function createGoal(db: Database, siteId: string, input: CreateGoal): Promise<Goal> {
-  const id = crypto.randomUUID();
-  await db.exec(
+  const [row] = await db.query(
     `INSERT INTO goals (id, site_id, name, type, path, event_name, value, archived, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, false, now()::TIMESTAMP)`,
-    [id, siteId, input.name, input.type, input.path ?? null, input.event_name ?? null, input.value ?? null],
+     VALUES (?, ?, ?, ?, ?, ?, ?, false, now()::TIMESTAMP) RETURNING ${COLUMNS}`,
+    [crypto.randomUUID(), siteId, input.name, input.type, input.path ?? null, input.event_name ?? null, input.value ?? null],
   );
-  return getGoal(db, siteId, id);
+  return shape(row!);
 }
 
 export async function updateGoal(db: Database, siteId: string, goalId: string, input: PatchGoal): Promise<Goal> {
@@ -46,8 +45,9 @@ export async function updateGoal(db: Database, siteId: string, goalId: string, i
     event_name: input.event_name ?? goal.event_name ?? null,
     value: input.value === undefined ? goal.value ?? null : input.value,
   };
-  await db.exec(`UPDATE goals SET name = ?, path = ?, event_name = ?, value = ? WHERE id = ?::UUID`, [next.name, next.path, next.event_name, next.value, goal.id]);
-  return getGoal(db, siteId, goal.id);
+  const [row] = await db.query(`UPDATE goals SET name = ?, path = ?, event_name = ?, value = ? WHERE id = ?::UUID RETURNING ${COLUMNS}`,
+    [next.name, next.path, next.event_name, next.value, goal.id]);
+  return shape(row!);
 }
 
 export async function setArchived(db: Database, siteId: string, goalId: string, archived: boolean): Promise<Goal> {
