@@ -41,7 +41,11 @@ const root = join(import.meta.dir, '..');
 const dataDir = join(out, 'ingest-data');
 rmSync(dataDir, { recursive: true, force: true });
 
-type WrkResult = { rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number; mainUs: number };
+type WrkResult = {
+  rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number; mainUs: number;
+  /** Share of the run the main thread spent on a CPU, and runnable but waiting for one (other threads, wrk). */
+  mainOnCpu: number; mainWaiting: number; machineBusy: number;
+};
 
 /** CPU seconds (user + system) a process has used: per event, a figure that other load on the machine does not skew. */
 const cpuSeconds = (pid: number) => {
@@ -55,6 +59,16 @@ const mainCpuSeconds = (pid: number) => {
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
+/** The main thread's nanoseconds on a CPU and waiting in the run queue (Linux schedstat). */
+const mainSchedNs = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').slice(0, 2).map(Number) as [number, number];
+
+/** Busy and total jiffies of the whole machine (/proc/stat): what wrk, the server and everything else used. */
+const machineJiffies = () => {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return [total - f[3]! - (f[4] ?? 0), total] as const;
+};
+
 function ms(v: string, unit: string) {
   const x = Number(v);
   return unit === 'us' ? x / 1000 : unit === 's' ? x * 1000 : unit === 'm' ? x * 60_000 : x;
@@ -63,6 +77,9 @@ function ms(v: string, unit: string) {
 async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult> {
   const cpu0 = cpuSeconds(pid);
   const main0 = mainCpuSeconds(pid);
+  const [on0, wait0] = mainSchedNs(pid);
+  const [busy0, all0] = machineJiffies();
+  const t0 = performance.now();
   const p = Bun.spawn(['wrk', `-t${opt.threads}`, `-c${opt.connections}`, `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'ingest.lua'), url], {
     env: { ...process.env, BENCH_EVENTS: eventsFile }, stdout: 'pipe', stderr: 'pipe',
   });
@@ -70,6 +87,9 @@ async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult
   await p.exited;
   const cpu = cpuSeconds(pid) - cpu0;
   const main = mainCpuSeconds(pid) - main0;
+  const [on1, wait1] = mainSchedNs(pid);
+  const [busy1, all1] = machineJiffies();
+  const wallNs = (performance.now() - t0) * 1e6;
   const pct = (q: string) => { const m = text.match(new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, 'm')); return m ? ms(m[1]!, m[2]!) : NaN; };
   const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
   return {
@@ -77,6 +97,9 @@ async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult
     requests,
     cpuUs: (cpu * 1e6) / Math.max(requests, 1),
     mainUs: (main * 1e6) / Math.max(requests, 1),
+    mainOnCpu: (on1 - on0) / wallNs,
+    mainWaiting: (wait1 - wait0) / wallNs,
+    machineBusy: (busy1 - busy0) / Math.max(all1 - all0, 1),
     p50: pct('50'),
     p99: pct('99'),
     errors: Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0) + Number(text.match(/Socket errors:.*?(\d+)/)?.[1] ?? 0),
@@ -120,7 +143,7 @@ const base = await wrk(`http://127.0.0.1:${barePort}`, seconds, bare.pid);
 bare.kill();
 await wrk(srv.url, 3, srv.proc.pid);
 const tern = await wrk(srv.url, seconds, srv.proc.pid);
-const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   CPU ${fmt(r.cpuUs, 1).padStart(5)} µs/event (main thread ${fmt(r.mainUs, 1)})   non-202 ${r.errors}`);
+const row = (name: string, r: WrkResult) => console.log(`${name.padEnd(22)} ${fmt(r.rps).padStart(9)} ev/s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   CPU ${fmt(r.cpuUs, 1).padStart(5)} µs/event (main thread ${fmt(r.mainUs, 1)})   non-202 ${r.errors}\n${''.padEnd(22)} main thread on a CPU ${fmt(100 * r.mainOnCpu)}% of the run, waiting for one ${fmt(100 * r.mainWaiting)}%; both cores ${fmt(100 * r.machineBusy)}% busy`);
 row('bare Bun.serve (202)', base);
 row('tern /api/v1/event', tern);
 console.log(`ratio tern / bare: ${(tern.rps / base.rps).toFixed(2)} by throughput, ${(base.cpuUs / tern.cpuUs).toFixed(2)} by CPU per event`);
