@@ -1,7 +1,7 @@
 // Loader benchmark (prints figures, asserts nothing): the CPU one event costs the loader, by how many
 // one-second log segments a load takes together, into an empty store and into a copy of the 10M-event
 // query store (bench/out/query-data, from bench/query.ts), whose visitor tables hold a year of history.
-//   bun bench/ingest-load.ts [--events 110000] [--segments 10] [--groups 1,5,10]
+//   bun bench/ingest-load.ts [--events 110000] [--segments 10] [--groups 1,5,10] [--threads 1]
 // Segments are written the way the live server writes them (generated events in arrival order, enriched,
 // sessionized, one log line each), then loaded with the loader's own SQL (src/ingest/load-sql.ts).
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { migrate } from '../src/storage/migrate.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { Serial } from '../src/storage/serial.ts';
 import { load } from '../src/ingest/load-sql.ts';
+import { LIVE_LOAD_THREADS } from '../src/ingest/loader.ts';
 import { readLogSql, toLine } from '../src/ingest/log-format.ts';
 import { liveRow } from '../src/ingest/record.ts';
 import { Sessionizer } from '../src/ingest/sessionizer.ts';
@@ -21,7 +22,11 @@ import { parseImportLine } from '../src/ingest/validate.ts';
 import { ApiError } from '../src/http/errors.ts';
 
 const { values: opt } = parseArgs({
-  options: { events: { type: 'string', default: '110000' }, segments: { type: 'string', default: '10' }, groups: { type: 'string', default: '1,5,10' } },
+  options: {
+    events: { type: 'string', default: '110000' }, segments: { type: 'string', default: '10' }, groups: { type: 'string', default: '1,5,10' },
+    // DuckDB threads per load: the loader's own setting unless given (0: DuckDB's default, one per core).
+    threads: { type: 'string', default: String(LIVE_LOAD_THREADS) },
+  },
 });
 const out = join(import.meta.dir, 'out', 'ingest-load');
 const queryStore = join(import.meta.dir, 'out', 'query-data');
@@ -77,7 +82,7 @@ async function run(label: string, from: string | null, group: number) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < segments.length; i += group) {
-    rows += await load(db, serial, manifest, { sql: readLogSql, params: [segments.slice(i, i + group)], inArrivalOrder: true });
+    rows += await load(db, serial, manifest, { sql: readLogSql, params: [segments.slice(i, i + group)], inArrivalOrder: true }, undefined, { threads: Number(opt.threads) });
   }
   const cpu = process.cpuUsage(cpu0);
   const ms = performance.now() - t0;
@@ -86,7 +91,7 @@ async function run(label: string, from: string | null, group: number) {
 }
 
 const groups = opt.groups.split(',').map(Number);
-console.log(`${Number(opt.events).toLocaleString('en')} events in ${opt.segments} segments, ${navigator.hardwareConcurrency} cores`);
+console.log(`${Number(opt.events).toLocaleString('en')} events in ${opt.segments} segments, ${navigator.hardwareConcurrency} cores, DuckDB threads per load: ${Number(opt.threads) || 'all'}`);
 for (const g of groups) await run('empty store', null, g);
 if (existsSync(join(queryStore, 'bench.json'))) for (const g of groups) await run('10M-event store (a copy)', queryStore, g);
 else console.log('(no bench/out/query-data: run bun bench/query.ts once for the 10M-event store)');

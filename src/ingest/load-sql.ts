@@ -120,13 +120,18 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
 /**
  * One load in its own transaction behind the other analytics writes (source null: nothing to load);
  * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
+ * `threads` limits DuckDB's worker threads for the load (Database.withThreads).
  */
-export function load(db: Database, serial: Serial, manifest: ParquetManifest, source: LoadSource | null, after?: (tx: Tx, rows: number) => Promise<void>): Promise<number> {
-  return serial.run(() => writingFiles(db, manifest, async (tx, written) => {
+export function load(
+  db: Database, serial: Serial, manifest: ParquetManifest, source: LoadSource | null,
+  after?: (tx: Tx, rows: number) => Promise<void>, opts: { threads?: number } = {},
+): Promise<number> {
+  const run = () => writingFiles(db, manifest, async (tx, written) => {
     const rows = source ? await loadRows(tx, manifest, written, source) : 0;
     await after?.(tx, rows);
     return rows;
-  }));
+  });
+  return serial.run(() => (opts.threads ? db.withThreads(opts.threads, run) : run()));
 }
 
 /**

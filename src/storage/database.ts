@@ -104,6 +104,19 @@ export class Database {
     return this.withConnection((c) => new Tx(c).exec(sql, params));
   }
 
+  /**
+   * Runs `fn` with DuckDB's worker threads limited to `threads`, then back to the default (one per core).
+   * The setting is global: a query running meanwhile gets the same limit.
+   */
+  async withThreads<T>(threads: number, fn: () => Promise<T>): Promise<T> {
+    await this.exec(`SET threads = ${Math.max(1, Math.trunc(threads))}`);
+    try {
+      return await fn();
+    } finally {
+      await this.exec('RESET threads');
+    }
+  }
+
   private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const c = await this.pool.acquire();
     try {
