@@ -53,13 +53,7 @@ const cpuSeconds = (pid: number) => {
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
-/** CPU seconds of the process's main thread alone (the JS event loop; DuckDB and I/O work on other threads). */
-const mainCpuSeconds = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-
-/** The main thread's nanoseconds on a CPU and waiting in the run queue (Linux schedstat). */
+/** The main thread's (the JS event loop's; DuckDB and I/O work on other threads) nanoseconds on a CPU and waiting in the run queue (Linux schedstat). */
 const mainSchedNs = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').slice(0, 2).map(Number) as [number, number];
 
 /** Busy and total jiffies of the whole machine (/proc/stat): what wrk, the server and everything else used. */
@@ -76,7 +70,6 @@ function ms(v: string, unit: string) {
 
 async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult> {
   const cpu0 = cpuSeconds(pid);
-  const main0 = mainCpuSeconds(pid);
   const [on0, wait0] = mainSchedNs(pid);
   const [busy0, all0] = machineJiffies();
   const t0 = performance.now();
@@ -86,7 +79,6 @@ async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult
   const text = await new Response(p.stdout).text();
   await p.exited;
   const cpu = cpuSeconds(pid) - cpu0;
-  const main = mainCpuSeconds(pid) - main0;
   const [on1, wait1] = mainSchedNs(pid);
   const [busy1, all1] = machineJiffies();
   const wallNs = (performance.now() - t0) * 1e6;
@@ -96,7 +88,7 @@ async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult
     rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
     requests,
     cpuUs: (cpu * 1e6) / Math.max(requests, 1),
-    mainUs: (main * 1e6) / Math.max(requests, 1),
+    mainUs: (on1 - on0) / 1000 / Math.max(requests, 1),
     mainOnCpu: (on1 - on0) / wallNs,
     mainWaiting: (wait1 - wait0) / wallNs,
     machineBusy: (busy1 - busy0) / Math.max(all1 - all0, 1),
