@@ -164,6 +164,7 @@ export class Compactor {
       await tx.exec('DELETE FROM file_engagement WHERE site_id = ?', [siteId]);
     }));
     this.manifest.dropSite(siteId);
+    this.remarkRetry.delete(siteId);
     for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(this.manifest.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
   }
 }
