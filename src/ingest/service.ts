@@ -72,7 +72,13 @@ export class IngestService {
     if (isBotAgent(origin.userAgent)) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
-    await this.writer.append(toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now))).catch(refused);
+    const line = toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now));
+    // try/await rather than .catch(): no second promise per event on the hot path.
+    try {
+      await this.writer.append(line);
+    } catch {
+      refused();
+    }
   }
 
   /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */
