@@ -14,6 +14,7 @@ import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { Serial } from '../src/storage/serial.ts';
 import { load } from '../src/ingest/load-sql.ts';
 import { LIVE_LOAD_THREADS } from '../src/ingest/loader.ts';
+import { agentOf } from '../src/ingest/enrich/agent.ts';
 import { readLogSql, toLine } from '../src/ingest/log-format.ts';
 import { liveRow } from '../src/ingest/record.ts';
 import { Sessionizer } from '../src/ingest/sessionizer.ts';
@@ -58,7 +59,7 @@ function writeSegments(dir: string, siteId: string): string[] {
   const lines = events.map((g) => {
     const e = parseImportLine(JSON.stringify(g), fail);
     const origin = { ip: e.ip ?? '', userAgent: e.user_agent ?? '' };
-    return toLine(liveRow(sessions, site, e, origin, uidVisitorId(siteId, e.visitor_uid!), e.timestamp));
+    return toLine(liveRow(sessions, site, e, origin, agentOf(origin.userAgent), uidVisitorId(siteId, e.visitor_uid!), e.timestamp));
   });
   const per = Math.ceil(lines.length / Number(opt.segments));
   const paths: string[] = [];

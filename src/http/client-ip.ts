@@ -4,7 +4,8 @@ import { socketAddress } from '../runtime/index.ts';
 export function clientIp(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for');
-    const first = xff?.split(',')[0]?.trim();
+    const comma = xff ? xff.indexOf(',') : -1;
+    const first = (comma < 0 ? xff : xff!.slice(0, comma))?.trim();
     if (first) return first;
   }
   return socketAddress(request).replace(/^::ffff:/, '');

@@ -1,13 +1,16 @@
 // Builds the stored row of one event: validated input + enrichment + visitor/visit IDs + time.
 import type { Site } from '../sites/model.ts';
 import { enrich } from './enrich/index.ts';
+import type { Agent } from './enrich/agent.ts';
 import type { EventInput } from './validate.ts';
 import type { LogRow } from './log-format.ts';
 import type { Sessionizer } from './sessionizer.ts';
 
 export type Origin = { ip: string; userAgent: string };
 
-export function buildRow(site: Site, e: Omit<EventInput, 'site_id'>, origin: Origin, ids: { visitorId: number; visitId: number | null }, tsMs: number): LogRow {
+export function buildRow(
+  site: Site, e: Omit<EventInput, 'site_id'>, origin: Origin, ids: { visitorId: number; visitId: number | null }, tsMs: number, agent?: Agent,
+): LogRow {
   const x = enrich({
     url: e.url,
     referrer: e.referrer,
@@ -15,7 +18,7 @@ export function buildRow(site: Site, e: Omit<EventInput, 'site_id'>, origin: Ori
     ip: origin.ip,
     screenWidth: e.screen_w,
     siteDomain: site.domain,
-  });
+  }, agent);
   return {
     ts: new Date(tsMs).toISOString(),
     site_id: site.id,
@@ -59,8 +62,8 @@ export function buildRow(site: Site, e: Omit<EventInput, 'site_id'>, origin: Ori
 }
 
 /** A live event's row: its visit from the sessionizer and, for a pageview, the page it leaves (the engaged page). */
-export function liveRow(sessions: Sessionizer, site: Site, e: Omit<EventInput, 'site_id'>, origin: Origin, visitorId: number, tsMs: number): LogRow {
-  const row = buildRow(site, e, origin, { visitorId, visitId: sessions.visit(visitorId, tsMs) }, tsMs);
-  if (row.event_type === 'pageview') Object.assign(row, sessions.leave(visitorId, row.path, row.hostname));
+export function liveRow(sessions: Sessionizer, site: Site, e: Omit<EventInput, 'site_id'>, origin: Origin, agent: Agent, visitorId: number, tsMs: number): LogRow {
+  const row = buildRow(site, e, origin, { visitorId, visitId: sessions.visit(visitorId, tsMs) }, tsMs, agent);
+  if (row.event_type === 'pageview') sessions.leave(visitorId, row);
   return row;
 }

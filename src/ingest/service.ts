@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
-import { isBotAgent } from './enrich/index.ts';
+import { agentOf } from './enrich/agent.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
@@ -69,10 +69,11 @@ export class IngestService {
   /** Resolves once the event is durable; bots resolve at once without a trace. */
   async event(input: EventInput, origin: Origin): Promise<void> {
     const site = this.site(input.site_id);
-    if (isBotAgent(origin.userAgent)) return;
+    const agent = agentOf(origin.userAgent);
+    if (agent.bot) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
-    const line = toLine(liveRow(this.sessionizer, site, input, origin, visitorId, now));
+    const line = toLine(liveRow(this.sessionizer, site, input, origin, agent, visitorId, now));
     // try/await rather than .catch(): no second promise per event on the hot path.
     try {
       await this.writer.append(line);

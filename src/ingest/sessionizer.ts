@@ -49,14 +49,18 @@ export class Sessionizer {
     return visitId;
   }
 
-  /** A pageview of the visit visit() just returned: the page it leaves, and it becomes the visit's latest. */
-  leave(visitorId: number, path: string | null, hostname: string | null): Engaged {
+  /**
+   * A pageview of the visit visit() just returned: sets the row's engaged page to the page it leaves (null on
+   * the visit's first pageview), and the row's page becomes the visit's latest. Written into the row, not
+   * returned: an object per pageview and an Object.assign were ~1 µs of the event route's thread.
+   */
+  leave(visitorId: number, row: { path: string | null; hostname: string | null } & Engaged) {
     const o = this.open.get(visitorId);
-    if (!o) return { engaged_path: null, engaged_hostname: null };
-    const left = { engaged_path: o.path, engaged_hostname: o.hostname };
-    o.path = path;
-    o.hostname = hostname;
-    return left;
+    if (!o) return;
+    row.engaged_path = o.path;
+    row.engaged_hostname = o.hostname;
+    o.path = row.path;
+    o.hostname = row.hostname;
   }
 
   private prune(now: number) {

@@ -23,22 +23,20 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Bulk imports stream NDJSON bodies of any size (read line by line by src/ingest/import.ts): no limit there. */
 const unlimitedBody = (request: Request) => request.method === 'POST' && /\/events\/import(\?|$)/.test(request.url);
 
-/** Declared-too-large bodies get the API's JSON error shape instead of the runtime's bare 413. */
-function guarded(handler: Handler): Handler {
-  return (request) => {
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_BODY_BYTES && !unlimitedBody(request)) return Response.json({ error: 'Request body too large' }, { status: 413 });
-    return handler(request);
-  };
-}
-
 /**
- * Deno has no body-size limit of its own (and Bun's is lifted for imports): a chunked body (no Content-Length)
- * is counted as it streams and fails past the limit, which the parsers turn into a 400 instead of unbounded memory.
+ * Holds every route but the bulk import to MAX_BODY_BYTES. A declared-too-large body gets the API's JSON
+ * error shape instead of the runtime's bare 413. Deno has no body-size limit of its own (and Bun's is lifted
+ * for imports): a chunked body (no Content-Length) is counted as it streams and fails past the limit, which
+ * the parsers turn into a 400 instead of unbounded memory. A body with a Content-Length passes as it is
+ * (HTTP/1.1 delivers exactly that many bytes): the event route's case, decided from one header read, since
+ * every header read, the URL and reading request.body (Bun then builds a stream) cost on every event POST.
  */
-function capChunkedBody(request: Request): Request {
-  // Headers first: reading request.body makes Bun build a stream, which costs on every event POST.
-  if (request.headers.has('content-length') || request.method === 'GET' || request.method === 'HEAD' || !request.body) return request;
+function admit(request: Request): Request | Response {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    return Number(declared) > MAX_BODY_BYTES && !unlimitedBody(request) ? Response.json({ error: 'Request body too large' }, { status: 413 }) : request;
+  }
+  if (request.method === 'GET' || request.method === 'HEAD' || !request.body || unlimitedBody(request)) return request;
   let seen = 0;
   const body = request.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -51,6 +49,14 @@ function capChunkedBody(request: Request): Request {
   );
   // Not new Request(request, …): reading request.signal makes Deno warn about its legacy abort behaviour.
   return new Request(request.url, { method: request.method, headers: request.headers, body, duplex: 'half' } as RequestInit);
+}
+
+/** Admits the request, remembers how to find its peer address, and hands it on. */
+function admitted(handler: Handler, original: Request, peer: () => string | undefined): Response | Promise<Response> {
+  const request = admit(original);
+  if (request instanceof Response) return request;
+  socketAddresses.set(request, peer);
+  return handler(request);
 }
 
 /**
@@ -67,7 +73,7 @@ export class ListenError extends Error {}
 /** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */
 export async function serve(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
   try {
-    return await listen(guarded(handler), opts);
+    return await listen(handler, opts);
   } catch (e: any) {
     const inUse = e?.code === 'EADDRINUSE' || e?.name === 'AddrInUse';
     const reason = inUse ? 'the port is already in use' : String(e?.message ?? e).split('\n')[0];
@@ -80,15 +86,11 @@ async function listen(handler: Handler, opts: { port: number; hostname: string }
     const server = Bun.serve({
       port: opts.port,
       hostname: opts.hostname,
-      // Bun's limit is global, so it only stops the absurd; guarded() and capChunkedBody() hold
-      // every route but the bulk import to MAX_BODY_BYTES.
+      // Bun's limit is global, so it only stops the absurd; admit() holds every route but the bulk import
+      // to MAX_BODY_BYTES.
       maxRequestBodySize: 2 ** 40,
       idleTimeout: 30,
-      fetch(original: Request, srv: any) {
-        const request = unlimitedBody(original) ? original : capChunkedBody(original);
-        socketAddresses.set(request, () => srv.requestIP(original)?.address);
-        return handler(request);
-      },
+      fetch: (original: Request, srv: any) => admitted(handler, original, () => srv.requestIP(original)?.address),
     });
     return { port: server.port, stop: async () => { await server.stop(true); } };
   }
@@ -96,11 +98,7 @@ async function listen(handler: Handler, opts: { port: number; hostname: string }
   const listening = new Promise<number>((r) => (resolvePort = r));
   const server = Deno.serve(
     { port: opts.port, hostname: opts.hostname, onListen: ({ port }: { port: number }) => resolvePort(port) },
-    (original: Request, info: any) => {
-      const request = unlimitedBody(original) ? original : capChunkedBody(original);
-      socketAddresses.set(request, () => info?.remoteAddr?.hostname);
-      return handler(request);
-    },
+    (original: Request, info: any) => admitted(handler, original, () => info?.remoteAddr?.hostname),
   );
   const port = await listening;
   return { port, stop: async () => { await server.shutdown(); } };

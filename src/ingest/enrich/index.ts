@@ -1,6 +1,6 @@
 // Enrichment entry point: raw request facts → the derived columns stored with every event.
 // Each concern lives in its own module; this file only wires them together.
-import { parseUserAgent } from './user-agent.ts';
+import { agentOf, type Agent } from './agent.ts';
 import { geolocate } from './geo.ts';
 import { parsePageUrl } from './url.ts';
 import { resolveSource } from './referrer.ts';
@@ -9,7 +9,7 @@ import { screenClass } from './screen.ts';
 import { lru } from 'tiny-lru';
 import type { PageUrl } from './url.ts';
 
-export { isBotAgent } from './bot.ts';
+export { isBotAgent } from './agent.ts';
 
 export type RawContext = {
   url: string;
@@ -44,43 +44,48 @@ export type Enriched = {
 };
 
 // A site has a few thousand page URLs, and each lands with few sources: parsing the URL and the channel
-// rules were a tenth of the event route's main-thread time (bench/ingest profile); cached, a lookup each.
+// rules were a tenth of the event route's main-thread time (bench/ingest profile); cached, one lookup per
+// event finds the parsed URL and, beside it, the channel of each source it arrived with.
 // The referrer is parsed per event: within a visit it is the previous page, so it repeats far less.
 // Only URLs of ordinary length are cached, so that a flood of unique 2,000-character URLs cannot make the
-// caches hold ~100 MB.
-const pages = lru<PageUrl>(10_000);
-const channels = lru<string>(10_000);
+// cache hold ~100 MB; a page keeps the channels of at most MAX_SOURCES sources.
+type Page = { url: PageUrl; channels: Map<string | null, string> };
+const pages = lru<Page>(10_000);
 const CACHED_URL_LENGTH = 300;
+const MAX_SOURCES = 64;
 
-function pageOf(url: string): PageUrl {
-  if (url.length > CACHED_URL_LENGTH) return parsePageUrl(url);
+function pageOf(url: string): Page {
+  if (url.length > CACHED_URL_LENGTH) return { url: parsePageUrl(url), channels: new Map() };
   let p = pages.get(url);
-  if (p === undefined) pages.set(url, (p = parsePageUrl(url)));
+  if (p === undefined) pages.set(url, (p = { url: parsePageUrl(url), channels: new Map() }));
   return p;
 }
 
 /** channelOf depends on the source and on the URL's tags and click IDs only. */
-function channel(p: PageUrl, url: string, source: string | null): string {
-  if (url.length > CACHED_URL_LENGTH) return channelOf({ ...p, source });
-  const key = `${source ?? ''}\n${url}`;
-  let c = channels.get(key);
-  if (c === undefined) channels.set(key, (c = channelOf({ ...p, source })));
+function channel(p: Page, source: string | null): string {
+  let c = p.channels.get(source);
+  if (c === undefined) {
+    c = channelOf({ ...p.url, source });
+    if (p.channels.size < MAX_SOURCES) p.channels.set(source, c);
+  }
   return c;
 }
 
-export function enrich(raw: RawContext): Enriched {
-  const page = pageOf(raw.url);
+/** `agent`: the caller's agentOf(raw.userAgent) when it already has it (the event route checked for bots). */
+export function enrich(raw: RawContext, agent: Agent = agentOf(raw.userAgent)): Enriched {
+  const cached = pageOf(raw.url);
+  const page = cached.url;
   const { referrer, source } = resolveSource({
     referrer: raw.referrer, params: page.params, pageHost: page.hostname, siteDomain: raw.siteDomain,
   });
-  const ua = parseUserAgent(raw.userAgent);
+  const ua = agent.info;
   const geo = geolocate(raw.ip);
   return {
     hostname: page.hostname,
     path: page.path,
     referrer,
     source,
-    channel: channel(page, raw.url, source),
+    channel: channel(cached, source),
     utm_source: page.utm_source,
     utm_medium: page.utm_medium,
     utm_campaign: page.utm_campaign,

@@ -1,6 +1,5 @@
 // User-Agent string → browser, OS (names and major.minor versions) and device class.
 import { UAParser } from 'ua-parser-js';
-import { lru } from 'tiny-lru';
 
 export type UserAgentInfo = {
   browser: string | null;
@@ -39,7 +38,8 @@ export function majorMinor(version: string | undefined): string | null {
   return m[2] === undefined ? m[1]! : `${m[1]}.${m[2]}`;
 }
 
-function parse(userAgent: string): UserAgentInfo {
+/** Pure and costly (~40 µs): callers go through the cache in agent.ts. */
+export function parseUserAgent(userAgent: string): UserAgentInfo {
   if (userAgent.trim() === '') return NONE;
   const r = new UAParser(userAgent).getResult();
   const browser = r.browser.name ? (BROWSER_ALIASES[r.browser.name] ?? r.browser.name) : null;
@@ -52,19 +52,4 @@ function parse(userAgent: string): UserAgentInfo {
     os_version: r.os.name ? majorMinor(r.os.version) : null,
     device: r.device.type ? (DEVICE_CLASS[r.device.type] ?? 'desktop') : 'desktop',
   };
-}
-
-// User agents repeat heavily (a few hundred cover most traffic) and a parse costs ~40 µs.
-const cache = lru<UserAgentInfo>(10_000);
-const MAX_UA_LENGTH = 1000;
-
-/** Parsed user agent; results are shared cached objects — treat them as read-only. */
-export function parseUserAgent(userAgent: string): UserAgentInfo {
-  const ua = userAgent.length > MAX_UA_LENGTH ? userAgent.slice(0, MAX_UA_LENGTH) : userAgent;
-  let info = cache.get(ua);
-  if (info === undefined) {
-    info = parse(ua);
-    cache.set(ua, info);
-  }
-  return info;
 }
