@@ -13,6 +13,8 @@ export type LogWriterOptions = {
   /** …or this large (bytes), whichever comes first. */
   rotateBytes?: number;
   onSeal: (path: string) => void;
+  /** What an append is rejected with when its batch could not be written or synced (default: the cause). */
+  refusal?: (cause: unknown) => unknown;
 };
 
 type Segment = { path: string; fd: FileHandle; bytes: number; openedAt: number };
@@ -70,7 +72,10 @@ export class LogWriter {
 
   /** Resolves once the line is on disk (fdatasync'd). */
   append(line: string): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('ingest log is closed'));
+    if (this.closed) {
+      const e = new Error('ingest log is closed');
+      return Promise.reject(this.opts.refusal ? this.opts.refusal(e) : e);
+    }
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.lines.push(line);
     if (!this.flushQueued) {
@@ -111,7 +116,8 @@ export class LogWriter {
       }
       for (const w of waiters) w.resolve();
     } catch (e) {
-      for (const w of waiters) w.reject(e);
+      const reason = this.opts.refusal ? this.opts.refusal(e) : e;
+      for (const w of waiters) w.reject(reason);
       log.error('ingest log write failed; its events were refused', { events: waiters.length, error: String(e) });
     }
   }

@@ -24,9 +24,8 @@ export const CORS_HEADERS: Record<string, string> = { 'access-control-allow-orig
 export const ingestError = (status: number, message: string) => new ApiError(status, message, { ...CORS_HEADERS });
 
 /** The log could not take the event (a full disk, an I/O error, the server stopping): nothing was stored. */
-const refused = (): never => {
-  throw new ApiError(503, 'The event could not be stored (the server cannot write its ingest log); nothing was recorded, retry later', { ...CORS_HEADERS, 'retry-after': '5' });
-};
+const refused = () =>
+  new ApiError(503, 'The event could not be stored (the server cannot write its ingest log); nothing was recorded, retry later', { ...CORS_HEADERS, 'retry-after': '5' });
 
 export class IngestService {
   readonly serial: Serial;
@@ -42,7 +41,7 @@ export class IngestService {
     this.salts = new Salts(ctx.db);
     this.manifest = ctx.parquet;
     this.loader = new Loader(ctx.db, this.serial, this.manifest, { intervalMs: ctx.config.ingestLoadIntervalMs });
-    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p) });
+    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
     // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
     // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
     this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.lagMs() < 60_000 });
@@ -66,20 +65,18 @@ export class IngestService {
     return site;
   }
 
-  /** Resolves once the event is durable; bots resolve at once without a trace. */
-  async event(input: EventInput, origin: Origin): Promise<void> {
+  /**
+   * Resolves once the event is durable, rejects with a 503 if the log could not take it; a bot's event is
+   * dropped without a trace (undefined). Not an async function: the log's promise is the answer, one promise
+   * and one resumption fewer per event.
+   */
+  event(input: EventInput, origin: Origin): Promise<void> | undefined {
     const site = this.site(input.site_id);
     const agent = agentOf(origin.userAgent);
     if (agent.bot) return;
     const now = Date.now();
     const visitorId = input.visitor_uid ? uidVisitorId(site.id, input.visitor_uid) : this.anonVisitor(site.id, origin, now);
-    const line = toLine(liveRow(this.sessionizer, site, input, origin, agent, visitorId, now));
-    // try/await rather than .catch(): no second promise per event on the hot path.
-    try {
-      await this.writer.append(line);
-    } catch {
-      refused();
-    }
+    return this.writer.append(toLine(liveRow(this.sessionizer, site, input, origin, agent, visitorId, now)));
   }
 
   /** Today's fingerprint, unless yesterday's still has an open visit (a visit spanning midnight). */
