@@ -20,7 +20,7 @@ export function buildRow(
     siteDomain: site.domain,
   }, agent);
   return {
-    ts: new Date(tsMs).toISOString(),
+    ts: tsMs,
     site_id: site.id,
     visitor_id: ids.visitorId,
     visit_id: ids.visitId,

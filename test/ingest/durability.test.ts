@@ -136,7 +136,7 @@ test('a torn last line left by a crash is cut off at restart; the whole lines be
   srv = await startServer();
   const acct = await setupAccount(srv.url);
   expect(await srv.stop()).toBe(0);
-  const row = (n: number) => toLine({ ts: '2026-01-01T00:00:00.000Z', site_id: acct.site.id, visitor_id: 1, visit_id: 1, event_type: 'pageview', url: 'https://example.com/', path: '/', props: { n: String(n) } } as any);
+  const row = (n: number) => toLine({ ts: Date.UTC(2026, 0, 1), site_id: acct.site.id, visitor_id: 1, visit_id: 1, event_type: 'pageview', url: 'https://example.com/', path: '/', props: { n: String(n) } } as any);
   writeFileSync(join(srv.dataDir, 'log', '000000000000001-000000.ndjson'), `${row(1)}\n${row(2)}\n${row(3).slice(0, 20)}`);
   srv = await restart(srv.dataDir);
   expect(await srv.stop()).toBe(0);
@@ -154,8 +154,8 @@ test('a segment written by an older server (before the engaged_* columns) replay
   writeFileSync(join(srv.dataDir, 'log', '000000000000001-000000.ndjson'), `${JSON.stringify(legacy)}\n`);
   srv = await restart(srv.dataDir);
   expect(await srv.stop()).toBe(0);
-  const events = await queryStored<any>(srv.dataDir, `SELECT path, engaged_path, props FROM ${await storedRelation(srv.dataDir, 'events')}`);
-  expect(events).toMatchObject([{ path: '/old', engaged_path: null }]);
+  const events = await queryStored<any>(srv.dataDir, `SELECT path, engaged_path, props, ts::VARCHAR AS ts FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  expect(events).toMatchObject([{ path: '/old', engaged_path: null, ts: '2026-01-01 00:00:00' }]);
   const visitors = await queryStored<any>(srv.dataDir, 'SELECT uid FROM visitors WHERE visitor_id = 7');
   expect(visitors).toEqual([{ uid: 'uid-from-old-log' }]);
 });
