@@ -1,7 +1,8 @@
-// The same server under Deno 2 (npm package `deno`): register → site → API key → sites list with that key.
+// The same server under Deno 2 (npm package `deno`): register → site → live event → API key → sites list with that key.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/api.ts';
+import { queryStored, sendEvent, storedRelation } from '../ingest/inspect-db.ts';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); }, 90_000);
@@ -18,6 +19,9 @@ test('Deno: health, register, site, key, sites list with the key, errors, SIGTER
   const site = await api.post(`/api/v1/organizations/${organization.id}/sites`, { domain: 'deno.example.com', timezone: 'Asia/Tokyo' }, token);
   expect(site.status).toBe(201);
   expect(site.body.data.public_id).toMatch(/^pk_live_[0-9a-f]{32}$/);
+
+  // The durable log (its segment files, opened for synchronous writes) works the same: 202, then stored.
+  expect(await sendEvent(srv.url, { site_id: site.body.data.public_id, url: 'https://deno.example.com/live' })).toBe(202);
 
   const key = await api.post(`/api/v1/organizations/${organization.id}/api-keys`, { name: 'deno', scopes: ['sites:read'] }, token);
   expect(key.status).toBe(201);
@@ -51,4 +55,6 @@ test('Deno: health, register, site, key, sites list with the key, errors, SIGTER
   expect(error).not.toContain('email');
 
   expect(await srv.stop()).toBe(0);
+  const events = await queryStored<{ path: string }>(srv.dataDir, `SELECT path FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  expect(events).toEqual([{ path: '/live' }]);
 }, 60_000);
