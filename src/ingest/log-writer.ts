@@ -1,7 +1,7 @@
 // The durable ingest log: lines are appended to segment files with group commit (one synchronous write per
 // batch, O_DSYNC or write + fdatasync; every waiter of the batch released once it is on disk, one batch at a
 // time), and sealed segments go to the loader.
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { log } from '../log.ts';
@@ -17,7 +17,17 @@ export type LogWriterOptions = {
   refusal?: (cause: unknown) => unknown;
 };
 
-type Segment = { path: string; fd: FileHandle; bytes: number; openedAt: number };
+/** `capacity`: bytes zero-filled and synced before use (a spare); lines are written over them from offset 0. */
+type Segment = { path: string; fd: FileHandle; bytes: number; capacity: number; openedAt: number };
+
+/**
+ * While the log is busy, the next segment is created and zero-filled ahead of use: a write over blocks that
+ * already hold synced zeros leaves the file's size and extents alone, so its sync writes the data only, not
+ * the inode too. The disk's sync latency is what the event route's answers wait for (with the log on tmpfs
+ * the benchmark ran ~20% faster). A quiet log (under SPARE_MIN_BYTES per segment) gets plain segments.
+ */
+const SPARE_MIN_BYTES = 256 * 1024;
+const ZEROS = new Uint8Array(1024 * 1024);
 
 const encoder = new TextEncoder();
 
@@ -35,6 +45,10 @@ export class LogWriter {
   private lines: string[] = [];
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private seg: Segment | undefined;
+  /** The next segment once zero-filled; `spareFilling` while it is being written. */
+  private spare: Segment | undefined;
+  private spareFilling = false;
+  private lastBytes = 0;
   /** fd work (write, sync, seal) is serialised through this chain. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
@@ -50,8 +64,9 @@ export class LogWriter {
   }
 
   /**
-   * Segments left by an earlier run, oldest first. A crash can leave a torn last line that was
-   * never acknowledged (its batch never synced): it is cut off so the file parses.
+   * Segments left by an earlier run, oldest first. A crash can leave a torn last line that was never
+   * acknowledged (its batch never synced), and a spare segment ends in zeros: each is cut after the last whole
+   * line before its first zero byte (lines never hold one), and a segment left with no line is removed.
    */
   leftovers(): string[] {
     const files = readdirSync(this.dir).filter((f) => f.endsWith('.ndjson')).sort();
@@ -61,8 +76,15 @@ export class LogWriter {
       const size = statSync(p).size;
       // Only the last byte decides; a whole segment (up to rotateBytes) is read only when it is torn.
       if (size > 0 && lastByte(p, size) !== 0x0a) {
-        const keep = readFileSync(p).lastIndexOf(0x0a) + 1;
-        log.warn('ingest log: cut torn tail', { segment: f, dropped: size - keep });
+        const bytes = readFileSync(p);
+        const zero = bytes.indexOf(0);
+        const end = zero < 0 ? bytes.length : zero;
+        const keep = end === 0 ? 0 : bytes.lastIndexOf(0x0a, end - 1) + 1;
+        if (keep < end) log.warn('ingest log: cut torn tail', { segment: f, dropped: end - keep });
+        if (keep === 0) {
+          rmSync(p, { force: true });
+          continue;
+        }
         truncateSync(p, keep);
       }
       out.push(p);
@@ -111,7 +133,8 @@ export class LogWriter {
       const buf = encoder.encode(batch);
       try {
         let off = 0;
-        while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off)).bytesWritten;
+        // At the segment's offset, not O_APPEND: a spare's zeros are overwritten in place.
+        while (off < buf.length) off += (await seg.fd.write(buf, off, buf.length - off, synced + off)).bytesWritten;
         seg.bytes += buf.length;
         // One batch on its way to disk at a time: what arrives meanwhile goes out in the next write. Overlapping
         // the next batch's write and sync with this one made batches a third smaller at no lower latency, and
@@ -150,20 +173,63 @@ export class LogWriter {
     else rmSync(seg.path, { force: true });
   }
 
+  /** The spare, renamed so that names keep the order of use, when one is ready; else a new empty file. */
   private async openSegment(): Promise<Segment> {
+    const spare = this.spare;
+    this.spare = undefined;
+    let seg: Segment;
+    if (spare) {
+      const path = join(this.dir, segmentName());
+      renameSync(spare.path, path);
+      await syncDir(this.dir);
+      seg = { ...spare, path, openedAt: Date.now() };
+    } else seg = await this.createSegment(0);
+    if (this.lastBytes >= SPARE_MIN_BYTES && !this.closed && !this.spareFilling) this.prepareSpare();
+    return seg;
+  }
+
+  /** Zero-fills the next segment beside the log's writes, sized from the last one. */
+  private prepareSpare() {
+    this.spareFilling = true;
+    const capacity = Math.min(this.rotateBytes, Math.ceil((this.lastBytes * 1.5) / ZEROS.length) * ZEROS.length);
+    this.createSegment(capacity)
+      .then(async (s) => {
+        if (this.closed) await discard(s);
+        else this.spare = s;
+      }, (e) => log.warn('ingest log: could not prepare the next segment', { error: String(e) }))
+      .finally(() => (this.spareFilling = false));
+  }
+
+  private async createSegment(capacity: number): Promise<Segment> {
     const path = join(this.dir, segmentName());
-    const fd = await open(path, DSYNC ? constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC : 'a', 0o644);
-    // The new file's directory entry must survive a crash too.
-    await syncDir(this.dir);
-    return { path, fd, bytes: 0, openedAt: Date.now() };
+    let fd = await open(path, 'w', 0o644);
+    try {
+      for (let off = 0; off < capacity; off += ZEROS.length) await fd.write(ZEROS, 0, Math.min(ZEROS.length, capacity - off), off);
+      if (capacity) await fd.datasync();
+      if (DSYNC) {
+        await fd.close();
+        fd = await open(path, constants.O_WRONLY | DSYNC);
+      }
+      // The new file's directory entry must survive a crash too.
+      await syncDir(this.dir);
+    } catch (e) {
+      await fd.close().catch(() => {});
+      rmSync(path, { force: true });
+      throw e;
+    }
+    return { path, fd, bytes: 0, capacity, openedAt: Date.now() };
   }
 
   private async seal() {
     const seg = this.seg;
     if (!seg) return;
     this.seg = undefined;
+    this.lastBytes = seg.bytes;
+    // The zeros past the last line go; should a crash undo this, leftovers() cuts them again.
+    if (seg.capacity > seg.bytes) await seg.fd.truncate(seg.bytes);
     await seg.fd.close();
-    this.opts.onSeal(seg.path);
+    if (seg.bytes > 0) this.opts.onSeal(seg.path);
+    else rmSync(seg.path, { force: true });
   }
 
   /** Writes and syncs everything pending, seals the open segment and refuses further appends. */
@@ -173,7 +239,15 @@ export class LogWriter {
     this.enqueue(() => this.flush());
     this.enqueue(() => this.seal());
     await this.chain;
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare) await discard(spare);
   }
+}
+
+async function discard(s: Segment) {
+  await s.fd.close().catch(() => {});
+  rmSync(s.path, { force: true });
 }
 
 function lastByte(path: string, size: number): number {
