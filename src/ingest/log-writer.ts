@@ -177,13 +177,19 @@ export class LogWriter {
   private async openSegment(): Promise<Segment> {
     const spare = this.spare;
     this.spare = undefined;
-    let seg: Segment;
+    let seg: Segment | undefined;
     if (spare) {
       const path = join(this.dir, segmentName());
-      renameSync(spare.path, path);
-      await syncDir(this.dir);
-      seg = { ...spare, path, openedAt: Date.now() };
-    } else seg = await this.createSegment(0);
+      try {
+        renameSync(spare.path, path);
+        await syncDir(this.dir);
+        seg = { ...spare, path, openedAt: Date.now() };
+      } catch (e) {
+        log.warn('ingest log: could not take the prepared segment', { error: String(e) });
+        await discard(spare);
+      }
+    }
+    seg ??= await this.createSegment(0);
     if (this.lastBytes >= SPARE_MIN_BYTES && !this.closed && !this.spareFilling) this.prepareSpare();
     return seg;
   }
