@@ -7,7 +7,7 @@
 // the moment they are acknowledged; only their visibility to queries waits.
 import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Database } from '../storage/database.ts';
+import { isOutOfMemory, type Database } from '../storage/database.ts';
 import { log } from '../log.ts';
 import { load } from './load-sql.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
@@ -48,7 +48,10 @@ export class Loader {
   private intervalMs: number;
   private maxSegmentsPerLoad: number;
   private maxBytesPerLoad: number;
-  private idleWaiters: (() => void)[] = [];
+  /** Resolved with true once the queue is empty, with false when a load fails meanwhile (see settle). */
+  private idleWaiters: ((allLoaded: boolean) => void)[] = [];
+  /** Set once the server stops and gave up on a failing load: nothing runs any more. */
+  private stopped = false;
   private failures = 0;
   /** Names of loaded segments whose files are deleted: their ingest_segments rows go with the next load. */
   private forget: string[] = [];
@@ -81,21 +84,36 @@ export class Loader {
     const at = Date.now();
     this.queue.push(...paths.filter((p) => !done.has(basename(p))).map((path) => ({ path, at, bytes: sizeOf(path) })));
     await this.retire(loaded);
-    await this.flush();
+    // A segment that fails to load does not keep the server from starting: it is retried in the background.
+    if (!(await this.settle())) log.warn('ingest log: segments left from the last run failed to load; retrying in the background', { segments: this.queue.length });
     this.urgent = false;
   }
 
-  /** Loads every queued segment now (the server is stopping) and resolves when none is left. */
-  flush(): Promise<void> {
-    this.urgent = true;
-    this.kick();
-    return this.idle();
+  /**
+   * Loads every queued segment now (the server is stopping). A load that fails is not retried here: its
+   * segments stay in the log, which the next start replays (stopping must not wait out a minute of retries).
+   */
+  async flush(): Promise<void> {
+    if (await this.settle()) return;
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.waitTimer);
+    log.warn('ingest log: segments left unloaded at stop; the next start loads them', { segments: this.queue.length });
   }
 
-  /** Resolves when every queued segment is loaded. */
-  private idle(): Promise<void> {
-    if (!this.queue.length && !this.running) return Promise.resolve();
+  /** Loads every queued segment without waiting; true once none is left, false as soon as a load fails. */
+  private settle(): Promise<boolean> {
+    this.urgent = true;
+    // A load waiting out a retry's back-off goes now.
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.kick();
+    if (!this.queue.length && !this.running) return Promise.resolve(true);
     return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private release(allLoaded: boolean) {
+    for (const w of this.idleWaiters.splice(0)) w(allLoaded);
   }
 
   private due(): boolean {
@@ -115,7 +133,7 @@ export class Loader {
   }
 
   private kick() {
-    if (this.running || this.retryTimer || !this.queue.length) return;
+    if (this.stopped || this.running || this.retryTimer || !this.queue.length) return;
     if (!this.due()) {
       this.waitTimer ??= setTimeout(() => { this.waitTimer = undefined; this.kick(); }, this.intervalMs - this.lagMs());
       return;
@@ -126,7 +144,7 @@ export class Loader {
     this.running = this.drain().catch((e) => log.error('ingest loader failure', { error: String(e) })).finally(() => {
       this.running = undefined;
       if (this.queue.length && !this.retryTimer) this.kick();
-      else if (!this.queue.length) for (const w of this.idleWaiters.splice(0)) w();
+      else if (!this.queue.length) this.release(true);
     });
   }
 
@@ -139,7 +157,9 @@ export class Loader {
         this.failures = 0;
       } catch (e) {
         this.failures++;
-        if (batch.length === 1 && this.failures >= 6) {
+        // Out of memory passes (a big query, a burst), and the segment is durable where it is: it is retried
+        // for as long as it takes, never set aside.
+        if (batch.length === 1 && this.failures >= 6 && !isOutOfMemory(e)) {
           quarantine(batch[0]!, e);
           this.queue.shift();
           this.failures = 0;
@@ -149,6 +169,7 @@ export class Loader {
         const delay = Math.min(30_000, 1000 * 2 ** (this.failures - 1));
         log.error('ingest load failed, will retry', { segments: batch.length, retryInMs: delay, error: String(e) });
         this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.kick(); }, delay);
+        this.release(false);
         return;
       }
       this.queue.splice(0, batch.length);
