@@ -99,7 +99,7 @@ export class LogWriter {
     }, Math.max(50, this.rotateMs / 4));
   }
 
-  /** Resolves once the line is on disk (fdatasync'd). */
+  /** Resolves once the line is on disk. */
   append(line: string): Promise<void> {
     if (this.closed) {
       const e = new Error('ingest log is closed');
@@ -208,13 +208,17 @@ export class LogWriter {
 
   private async createSegment(capacity: number): Promise<Segment> {
     const path = join(this.dir, segmentName());
-    let fd = await open(path, 'w', 0o644);
+    // The zeros go through a plain descriptor and one sync; the lines through an O_DSYNC one.
+    const lines = DSYNC ? constants.O_WRONLY | constants.O_CREAT | DSYNC : 'w';
+    let fd = await open(path, capacity ? 'w' : lines, 0o644);
     try {
-      for (let off = 0; off < capacity; off += ZEROS.length) await fd.write(ZEROS, 0, Math.min(ZEROS.length, capacity - off), off);
-      if (capacity) await fd.datasync();
-      if (DSYNC) {
-        await fd.close();
-        fd = await open(path, constants.O_WRONLY | DSYNC);
+      if (capacity) {
+        for (let off = 0; off < capacity; off += ZEROS.length) await fd.write(ZEROS, 0, Math.min(ZEROS.length, capacity - off), off);
+        await fd.datasync();
+        if (DSYNC) {
+          await fd.close();
+          fd = await open(path, lines);
+        }
       }
       // The new file's directory entry must survive a crash too.
       await syncDir(this.dir);

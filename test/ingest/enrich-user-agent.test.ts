@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { majorMinor, parseUserAgent } from '../../src/ingest/enrich/user-agent.ts';
 import { isBotAgent } from '../../src/ingest/enrich/index.ts';
-import { agentOf, userAgentInfo } from '../../src/ingest/enrich/agent.ts';
+import { agentOf } from '../../src/ingest/enrich/agent.ts';
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1';
@@ -35,7 +35,7 @@ describe('parseUserAgent', () => {
   });
 
   test('an absurdly long user agent is parsed from its first 1000 characters, and judged whole', () => {
-    expect(userAgentInfo(CHROME_WIN + ' x'.repeat(5000)).browser).toBe('Chrome');
+    expect(agentOf(CHROME_WIN + ' x'.repeat(5000)).info.browser).toBe('Chrome');
     expect(isBotAgent(CHROME_WIN + ' x'.repeat(600) + ' Googlebot/2.1')).toBe(true);
   });
 });

@@ -25,4 +25,3 @@ export function agentOf(userAgent: string): Agent {
 }
 
 export const isBotAgent = (userAgent: string) => agentOf(userAgent).bot;
-export const userAgentInfo = (userAgent: string) => agentOf(userAgent).info;
