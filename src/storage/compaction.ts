@@ -21,6 +21,8 @@ const SMALL_FILE_ROWS = 500_000;
 const DELETE_GRACE_MS = 60_000;
 /** A site whose marks failed to rebuild waits 1, 2, 4 … minutes, at most an hour, before the next try. */
 const REMARK_RETRY_MAX_MS = 60 * 60_000;
+/** Merges are background work, like live loads: one DuckDB thread holds less memory and leaves a core to the event route. */
+const MERGE_THREADS = 1;
 
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number };
 
@@ -107,7 +109,15 @@ export class Compactor {
     return merged;
   }
 
-  private async merge(tbl: Table, siteId: string, month: string, files: ParquetFile[]) {
+  /**
+   * One file from `files`, in time order. Files of successive time ranges (the loader writes one after
+   * another) are read in that order and streamed, on one DuckDB thread; only overlapping ones (imports of
+   * past data) are sorted. Sorting every merge held up to the memory limit: in bench/ingest the minute's merge
+   * of ~30 load files (1.5M events) took the RSS from ~450 MB to 2.2 GB for a few seconds every minute.
+   */
+  private async merge(tbl: Table, siteId: string, month: string, unordered: ParquetFile[]) {
+    const files = [...unordered].sort((a, b) => (a.min_ts < b.min_ts ? -1 : a.min_ts > b.min_ts ? 1 : 0));
+    const presorted = files.every((f, i) => i === 0 || files[i - 1]!.max_ts <= f.min_ts);
     const list = files.map((f) => sqlPath(this.manifest.abs(f.path))).join(', ');
     // Timestamps as DuckDB prints them compare as text in time order.
     const stats = {
@@ -115,11 +125,11 @@ export class Compactor {
       min_ts: files.map((f) => f.min_ts).reduce((a, b) => (b < a ? b : a)),
       max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
     };
-    await writingFiles(this.db, this.manifest, async (tx, written) => {
+    await this.db.withThreads(MERGE_THREADS, () => writingFiles(this.db, this.manifest, async (tx, written) => {
       // month and site come from the files' directory names (hive partitioning), not from their columns.
-      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats);
+      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
       await unregister(tx, files.map((f) => f.path));
-    });
+    }));
     this.retire(files);
   }
 

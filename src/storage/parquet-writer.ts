@@ -36,14 +36,18 @@ export async function writingFiles<T>(db: Database, manifest: ParquetManifest, f
 
 /** Row groups of files written in arrival order: the writer then holds one small group in memory at a time. */
 const ARRIVAL_ROW_GROUP = 20_480;
+/** DuckDB's default row group: what merged and sorted files use. */
+const FULL_ROW_GROUP = 122_880;
 
 export type WriteOptions = {
   /**
    * The rows already come about in time order (the log's events, in the order they were accepted): they are
    * written as they stream, without a sort that would hold the whole file in memory (a 100k-event load peaked
-   * ~170 MB higher sorted). Compaction's merges sort them for good.
+   * ~170 MB higher sorted), in small row groups.
    */
   inArrivalOrder?: boolean;
+  /** The rows come in time order (files of successive time ranges, read in order): streamed, in full row groups. */
+  presorted?: boolean;
   /** false only for migration 0007, which runs before file_engagement exists. */
   rollup?: boolean;
 };
@@ -60,7 +64,7 @@ export async function writePartition(tx: Tx, manifest: ParquetManifest, written:
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
   const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, ...stats };
   written.push(f);
-  const [order, rowGroup] = opts.inArrivalOrder ? ['', ARRIVAL_ROW_GROUP] : [` ORDER BY ${TIME_COL[tbl]}`, 122_880];
+  const [order, rowGroup] = opts.inArrivalOrder ? ['', ARRIVAL_ROW_GROUP] : opts.presorted ? ['', FULL_ROW_GROUP] : [` ORDER BY ${TIME_COL[tbl]}`, FULL_ROW_GROUP];
   await tx.exec(`COPY (${select}${order}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION ${COMPRESSION}, ROW_GROUP_SIZE ${rowGroup})`);
   await syncFile(abs);
   await syncDir(dir);

@@ -76,6 +76,25 @@ test('merges go by tier: files of similar size merge together, a bigger file is 
   expect(files.map((f) => f.rows)).toEqual([4, 48]);
 });
 
+test('a merged file is in time order: successive files streamed in time order, overlapping ones sorted', async () => {
+  srv = await startServer({ dataDir: srv.dataDir });
+  const [d, e] = [await setupAccount(srv.url), await setupAccount(srv.url)];
+  const at = (day: number, hour: number) => `2026-07-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
+  // d: four imports of successive days, imported latest first (the files' creation order is not their time order).
+  for (let i = 3; i >= 0; i--) expect((await importLines(srv.url, d, [line(at(i + 1, 10), `d${i}`), line(at(i + 1, 11), `d${i}`, '/b')])).status).toBe(200);
+  // e: four imports that each span the month, so their times interleave.
+  for (let i = 0; i < 4; i++) expect((await importLines(srv.url, e, [line(at(1 + i, 8), `e${i}`), line(at(20 + i, 8), `e${i}`, '/b')])).status).toBe(200);
+  await srv.stop();
+  for (const acct of [d, e]) {
+    const files = await queryStored<any>(srv.dataDir, `SELECT path, rows FROM parquet_files WHERE site_id = ? AND tbl = 'events'`, [acct.site.id]);
+    expect(files.map((f) => f.rows)).toEqual([8]);
+    const ts = await queryStored<{ ts: string }>(srv.dataDir,
+      `SELECT ts::VARCHAR AS ts FROM read_parquet('${join(srv.dataDir, files[0].path)}', file_row_number = true) ORDER BY file_row_number`);
+    expect(ts.map((r) => r.ts)).toEqual(ts.map((r) => r.ts).sort());
+    expect(new Set(ts.map((r) => r.ts)).size).toBe(8);
+  }
+});
+
 test('tableSource() reads hot rows and Parquet files together, pruned by range', async () => {
   const db = await Database.open(srv.dataDir, 1, '1GB');
   try {
