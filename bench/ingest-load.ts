@@ -13,7 +13,7 @@ import { migrate } from '../src/storage/migrate.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { Serial } from '../src/storage/serial.ts';
 import { load } from '../src/ingest/load-sql.ts';
-import { LIVE_LOAD_THREADS } from '../src/ingest/loader.ts';
+import { BACKGROUND_THREADS } from '../src/storage/database.ts';
 import { agentOf } from '../src/ingest/enrich/agent.ts';
 import { readLogSql, toLine } from '../src/ingest/log-format.ts';
 import { liveRow } from '../src/ingest/record.ts';
@@ -26,7 +26,7 @@ const { values: opt } = parseArgs({
   options: {
     events: { type: 'string', default: '110000' }, segments: { type: 'string', default: '10' }, groups: { type: 'string', default: '1,5,10' },
     // DuckDB threads per load: the loader's own setting unless given (0: DuckDB's default, one per core).
-    threads: { type: 'string', default: String(LIVE_LOAD_THREADS) },
+    threads: { type: 'string', default: String(BACKGROUND_THREADS) },
   },
 });
 const out = join(import.meta.dir, 'out', 'ingest-load');

@@ -7,7 +7,7 @@
 // the moment they are acknowledged; only their visibility to queries waits.
 import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isOutOfMemory, type Database } from '../storage/database.ts';
+import { BACKGROUND_THREADS, isOutOfMemory, type Database } from '../storage/database.ts';
 import { log } from '../log.ts';
 import { load } from './load-sql.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
@@ -29,14 +29,6 @@ export type LoaderOptions = {
 };
 
 type Queued = { path: string; at: number; bytes: number };
-
-/**
- * Live loads run on one DuckDB thread: they are background work, and on 2 cores a second thread cost a
- * quarter to a third more CPU per event for no shorter load (bench/ingest-load.ts), CPU the event route's
- * thread then waited for (bench/ingest.ts: it waited for a CPU 11–13% of the run instead of 15–17%). One
- * thread loads 50–75k events/s, more than the event route accepts. Imports and queries keep every core.
- */
-export const LIVE_LOAD_THREADS = 1;
 
 export class Loader {
   private queue: Queued[] = [];
@@ -198,7 +190,7 @@ export class Loader {
       }
       // A segment's record only guards its file; once the file is gone the record can go too.
       if (forgotten.length) await tx.exec('DELETE FROM ingest_segments WHERE name = ANY(?::VARCHAR[])', [forgotten]);
-    }, { threads: LIVE_LOAD_THREADS }).catch((e) => {
+    }, { threads: BACKGROUND_THREADS }).catch((e) => {
       this.forget.unshift(...forgotten);
       throw e;
     });

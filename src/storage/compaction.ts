@@ -5,7 +5,7 @@
 // A site whose first-occurrence marks went stale (an import of past data) has them recomputed here.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from './database.ts';
+import { BACKGROUND_THREADS, type Database } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
@@ -21,8 +21,6 @@ const SMALL_FILE_ROWS = 500_000;
 const DELETE_GRACE_MS = 60_000;
 /** A site whose marks failed to rebuild waits 1, 2, 4 … minutes, at most an hour, before the next try. */
 const REMARK_RETRY_MAX_MS = 60 * 60_000;
-/** Merges are background work, like live loads: one DuckDB thread holds less memory and leaves a core to the event route. */
-const MERGE_THREADS = 1;
 
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number };
 
@@ -125,7 +123,7 @@ export class Compactor {
       min_ts: files.map((f) => f.min_ts).reduce((a, b) => (b < a ? b : a)),
       max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
     };
-    await this.db.withThreads(MERGE_THREADS, () => writingFiles(this.db, this.manifest, async (tx, written) => {
+    await this.db.withThreads(BACKGROUND_THREADS, () => writingFiles(this.db, this.manifest, async (tx, written) => {
       // month and site come from the files' directory names (hive partitioning), not from their columns.
       await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
       await unregister(tx, files.map((f) => f.path));

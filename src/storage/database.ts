@@ -45,6 +45,15 @@ class Pool {
   }
 }
 
+/**
+ * DuckDB threads for background work (live loads, compaction's merges), run through Database.withThreads.
+ * On 2 cores a second thread cost a live load a quarter to a third more CPU per event for no shorter load
+ * (bench/ingest-load.ts), CPU the event route's thread then waited for (bench/ingest.ts: it waited for a CPU
+ * 11–13% of the run instead of 15–17%); one thread loads 50–75k events/s, more than the event route accepts,
+ * and streams a merge in less memory. Imports and queries keep every core.
+ */
+export const BACKGROUND_THREADS = 1;
+
 export class Database {
   private constructor(private instance: DuckDBInstance, private pool: Pool, private all: DuckDBConnection[], readonly dataDir: string) {}
 

@@ -62,7 +62,7 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
       prev AS (
         SELECT site_id, visit_id, visit_start, ${VISIT_PREV}
         FROM (SELECT site_id, visitor_id, visit_id, visit_start FROM starts UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist})),
-      pages AS (SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}),
+      pages AS (${pagesOf(hist)}),
       e AS (
         SELECT s.rowid AS rid, s.site_id, s.visit_id,
           coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
@@ -89,13 +89,16 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
       FROM (SELECT site_id, visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id, arg_max(visit_start, ts) AS visit_start
             FROM ${out} GROUP BY ALL) b
       LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
-      JOIN (${latestPages(`SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}
+      JOIN (${latestPages(`${pagesOf(hist)}
             UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
   } finally {
     await tx.exec(`DROP TABLE IF EXISTS ${hist}`).catch(() => {});
   }
   return [`DROP VIEW IF EXISTS ${out}`, `DROP TABLE IF EXISTS ${keyed}`];
 }
+
+/** The (site_id, visitor_id, k, ts) pairs of the `pages` maps of a visitor_history relation. */
+const pagesOf = (hist: string) => `SELECT site_id, visitor_id, unnest(map_keys(pages)) AS k, unnest(map_values(pages)) AS ts FROM ${hist}`;
 
 /** Per visitor, the map page → latest time of `pairs` (site_id, visitor_id, k, ts). */
 const latestPages = (pairs: string) => `SELECT site_id, visitor_id, map_from_entries(list({'k': k, 'v': ts})) AS pages
