@@ -2,6 +2,7 @@
 import type { Elysia } from 'elysia';
 import type { AppContext } from './app-context.ts';
 import type { authPlugin } from './http/auth.ts';
+import type { DirectRoute } from './runtime/index.ts';
 
 export type Auth = ReturnType<typeof authPlugin>;
 
@@ -11,6 +12,8 @@ export type Module = {
   start?(ctx: AppContext): Promise<void>;
   /** Routes, composed in list order. */
   routes?(ctx: AppContext, auth: Auth): Elysia<any, any, any, any, any, any, any>;
+  /** POST routes the runtime serves ahead of the framework (runtime DirectRoute); `routes` declares them too. */
+  direct?(ctx: AppContext): Record<string, DirectRoute>;
   /** Runs after the server stopped accepting requests, in reverse order (e.g. flush accepted events). */
   stop?(ctx: AppContext): Promise<void>;
 };

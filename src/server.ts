@@ -75,7 +75,8 @@ export async function startServer(config: Config): Promise<Tern> {
   const features = modules();
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
-  const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host });
+  const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));
+  const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host }, direct);
   log.info('listening', { port: server.port, host: config.host, dataDir: config.dataDir });
   let stopping: Promise<void> | undefined;
   return {

@@ -1,7 +1,7 @@
 // The `ingest` feature module: start replays the log and opens it, stop drains every accepted event into DuckDB.
 import type { Module } from '../module.ts';
 import { clearStaging } from './import.ts';
-import { ingestRoutes } from './routes.ts';
+import { ingestRoutes, trackerRoutes } from './routes.ts';
 import { IngestService } from './service.ts';
 
 export function ingestModule(): Module {
@@ -15,6 +15,7 @@ export function ingestModule(): Module {
     },
     // Routes are composed after start, so the service is there by the first request.
     routes: (ctx, auth) => ingestRoutes(ctx, auth, () => svc!),
+    direct: (ctx) => trackerRoutes(ctx, () => svc!),
     async stop() {
       await svc?.stop();
     },

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { clientIp } from '../http/client-ip.ts';
+import { errorResponse } from '../http/error-response.ts';
+import { socketAddress, type DirectRoute } from '../runtime/index.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { readCapped } from './body.ts';
 import { answerPatiently } from './patient-response.ts';
@@ -46,34 +48,52 @@ const ImportResultSchema = z.object({
   errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
 });
 
-export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestService) => {
-  const origin = (request: Request) => ({
-    ip: clientIp(request, ctx.config.trustProxy),
+const accepted = () => new Response('ok', { status: 202, headers: ACCEPTED_HEADERS });
+
+/**
+ * The tracker's two POST routes as runtime DirectRoutes (Bun serves them natively, Deno through the Elysia
+ * routes below, which call the same functions): 202 once durable, else the error as a response.
+ */
+export const trackerRoutes = (ctx: AppContext, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
+  const origin = (request: Request, peer: () => string) => ({
+    ip: clientIp(request, ctx.config.trustProxy, peer),
     userAgent: request.headers.get('user-agent') ?? '',
   });
+  return {
+    '/api/v1/event': answering((body, request, peer) => svc().event(parseEvent(body, ingestError), origin(request, peer))),
+    '/api/v1/identify': answering((body) => svc().identify(parseIdentify(body, ingestError))),
+  };
+};
+
+/**
+ * Reads the capped body, then 202 once `act` settles (the event is durable, or a bot's was dropped), else the
+ * error as a response. `act` is not async: its promise is awaited here directly, no promise adopting another.
+ */
+const answering = (act: (body: string, request: Request, peer: () => string) => Promise<unknown> | undefined): DirectRoute => async (request, peer) => {
+  try {
+    await act(await readCapped(request, ingestError), request, peer);
+    return accepted();
+  } catch (e) {
+    return errorResponse(e, request);
+  }
+};
+
+export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestService) => {
+  const tracker = trackerRoutes(ctx, svc);
+  const viaElysia = (route: DirectRoute) => ({ request }: { request: Request }) => route(request, () => socketAddress(request));
   // A 204 must have no body at all (Deno refuses even an empty string).
   const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-  // A ready Response: Elysia then skips merging `set` into a new one (~1.5 µs of the event route's main-thread time).
-  const accepted = () => new Response('ok', { status: 202, headers: ACCEPTED_HEADERS });
   return new Elysia({ tags: ['Ingestion'] })
     .options('/api/v1/event', preflight, { detail: { hide: true } })
     .options('/api/v1/identify', preflight, { detail: { hide: true } })
     // parse: 'none' — the body is read here as a capped stream, never buffered whole by the framework.
-    .post('/api/v1/event', async ({ request }) => {
-      const input = parseEvent(await readCapped(request, ingestError), ingestError);
-      await svc().event(input, origin(request));
-      return accepted();
-    }, {
+    .post('/api/v1/event', viaElysia(tracker['/api/v1/event']), {
       parse: 'none',
       detail: ingestDoc('Record an event', 'Pageview or custom event from the tracker. `202 ok` means the event is on disk; analytics include it once the next load commits, within about 6 s (the server\'s `INGEST_LOAD_INTERVAL_MS`, default 5000, plus a second). Bot traffic is answered 202 and dropped.', EventDoc, {
         503: { description: 'The ingest log could not be written (full disk, I/O error): nothing was stored; `Retry-After: 5`' },
       }),
     })
-    .post('/api/v1/identify', async ({ request }) => {
-      const input = parseIdentify(await readCapped(request, ingestError), ingestError);
-      await svc().identify(input);
-      return accepted();
-    }, {
+    .post('/api/v1/identify', viaElysia(tracker['/api/v1/identify']), {
       parse: 'none',
       detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyDoc),
     })

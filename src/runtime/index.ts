@@ -2,6 +2,13 @@
 import { Buffer } from 'node:buffer';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
+/**
+ * A POST route the runtime serves itself, ahead of admit() and the framework: it caps its own body and gets
+ * the peer address as an argument. On Bun its native router calls it (the event route: ~2 µs less of the
+ * main thread per event than the framework's routing, the peer-address map and admit()); on Deno the
+ * framework serves the same path with the same function.
+ */
+export type DirectRoute = (request: Request, peer: () => string) => Response | Promise<Response>;
 export type RunningServer = { port: number; stop(): Promise<void> };
 
 declare const Bun: any;
@@ -71,9 +78,9 @@ export function mappedFile(path: string): Buffer {
 export class ListenError extends Error {}
 
 /** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */
-export async function serve(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
+export async function serve(handler: Handler, opts: { port: number; hostname: string }, direct: Record<string, DirectRoute> = {}): Promise<RunningServer> {
   try {
-    return await listen(handler, opts);
+    return await listen(handler, opts, direct);
   } catch (e: any) {
     const inUse = e?.code === 'EADDRINUSE' || e?.name === 'AddrInUse';
     const reason = inUse ? 'the port is already in use' : String(e?.message ?? e).split('\n')[0];
@@ -81,8 +88,11 @@ export async function serve(handler: Handler, opts: { port: number; hostname: st
   }
 }
 
-async function listen(handler: Handler, opts: { port: number; hostname: string }): Promise<RunningServer> {
+async function listen(handler: Handler, opts: { port: number; hostname: string }, direct: Record<string, DirectRoute>): Promise<RunningServer> {
   if (runtimeName === 'bun') {
+    // Other methods on these paths fall through to fetch.
+    const routes = Object.fromEntries(Object.entries(direct).map(([path, route]) =>
+      [path, { POST: (request: Request, srv: any) => route(request, () => srv.requestIP(request)?.address ?? '') }]));
     const server = Bun.serve({
       port: opts.port,
       hostname: opts.hostname,
@@ -91,6 +101,7 @@ async function listen(handler: Handler, opts: { port: number; hostname: string }
       maxRequestBodySize: 2 ** 40,
       idleTimeout: 30,
       fetch: (original: Request, srv: any) => admitted(handler, original, () => srv.requestIP(original)?.address),
+      routes,
     });
     return { port: server.port, stop: async () => { await server.stop(true); } };
   }
