@@ -1,5 +1,5 @@
 // In-process cache of auth lookups (API keys, sessions, memberships) so a request need not query DuckDB to authenticate.
-import { lru, type LRU } from 'tiny-lru';
+import QuickLRU from 'quick-lru';
 
 /**
  * Entries are keyed by the credential's hash and hold what the lookup found (with its expiry, which
@@ -7,21 +7,22 @@ import { lru, type LRU } from 'tiny-lru';
  * calls `forget`/`invalidate` after its UPDATE; the generation counter keeps a lookup that read the
  * old row while that write ran from putting it back, so the very next request sees the change.
  */
+/** quick-lru keeps two generations of maxSize entries each: at most this many in all. */
 const MAX_ENTRIES = 10_000;
 
 export class CredentialCache<T> {
-  private entries: LRU<T>;
+  private entries: QuickLRU<string, T>;
   /**
    * Hashes looked up and not found (opt-in): a stream of made-up tokens then costs no DuckDB query each.
    * Only for random bearer tokens — a token that did not exist cannot start to exist later — never for
    * lookups whose answer can turn from "no" to "yes" (a membership, say).
    */
-  private misses: LRU<true> | undefined;
+  private misses: QuickLRU<string, true> | undefined;
   private generation = 0;
 
   constructor(opts: { cacheMisses?: boolean } = {}) {
-    this.entries = lru<T>(MAX_ENTRIES, 5 * 60_000);
-    if (opts.cacheMisses) this.misses = lru<true>(MAX_ENTRIES, 60_000);
+    this.entries = new QuickLRU<string, T>({ maxSize: MAX_ENTRIES / 2, maxAge: 5 * 60_000 });
+    if (opts.cacheMisses) this.misses = new QuickLRU<string, true>({ maxSize: MAX_ENTRIES / 2, maxAge: 60_000 });
   }
 
   async get(hash: string, load: () => Promise<T | undefined>): Promise<T | undefined> {

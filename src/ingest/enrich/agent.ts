@@ -1,13 +1,15 @@
 // A User-Agent's bot verdict and parsed browser/OS/device, cached together: the event route needs both,
 // and one cache lookup per event instead of two is ~1 µs less on its thread.
-import { lru } from 'tiny-lru';
+import QuickLRU from 'quick-lru';
 import { detectBot } from './bot.ts';
 import { parseUserAgent, type UserAgentInfo } from './user-agent.ts';
 
 export type Agent = { bot: boolean; info: UserAgentInfo };
 
-// User agents repeat heavily: a few hundred cover most traffic.
-const cache = lru<Agent>(10_000);
+// User agents repeat heavily: a few hundred cover most traffic. quick-lru keeps two generations of maxSize
+// (at most 10,000 here) and a hit moves nothing: the three enrichment caches cost the event route's thread
+// ~1 µs less per event than tiny-lru's relinking of a list (paired runs, bench/ingest's load).
+const cache = new QuickLRU<string, Agent>({ maxSize: 5_000 });
 /** Longer ones are parsed from their first 1000 characters and not cached, so the cache's keys stay small. */
 const MAX_UA_LENGTH = 1000;
 

@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'maxmind';
-import { lru } from 'tiny-lru';
+import QuickLRU from 'quick-lru';
 import { mappedFile } from '../../runtime/index.ts';
 
 export type GeoInfo = { country: string | null; region: string | null; city: string | null };
@@ -47,8 +47,9 @@ function lookup(ip: string): GeoInfo {
   };
 }
 
-// Busy clients (offices, mobile carrier NATs) send many events from one address.
-const cache = lru<GeoInfo>(50_000);
+// Busy clients (offices, mobile carrier NATs) send many events from one address. Up to 50,000 addresses
+// (two generations of 25,000).
+const cache = new QuickLRU<string, GeoInfo>({ maxSize: 25_000 });
 
 /** Location of an IP address; nulls for private, loopback and unparseable addresses. */
 export function geolocate(ip: string | null | undefined): GeoInfo {

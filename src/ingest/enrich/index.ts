@@ -6,7 +6,7 @@ import { parsePageUrl } from './url.ts';
 import { resolveSource } from './referrer.ts';
 import { channelOf } from './channel.ts';
 import { screenClass } from './screen.ts';
-import { lru } from 'tiny-lru';
+import QuickLRU from 'quick-lru';
 import type { PageUrl } from './url.ts';
 
 export { isBotAgent } from './agent.ts';
@@ -50,7 +50,8 @@ export type Enriched = {
 // Only URLs of ordinary length are cached, so that a flood of unique 2,000-character URLs cannot make the
 // cache hold ~100 MB; a page keeps the channels of at most MAX_SOURCES sources.
 type Page = { url: PageUrl; channels: Map<string | null, string> };
-const pages = lru<Page>(10_000);
+/** Up to 10,000 pages (two generations of 5,000). */
+const pages = new QuickLRU<string, Page>({ maxSize: 5_000 });
 const CACHED_URL_LENGTH = 300;
 const MAX_SOURCES = 64;
 
