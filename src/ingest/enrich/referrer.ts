@@ -1,6 +1,7 @@
 // Referrer URL + campaign tags on the landing URL → the visit's traffic source ("Google",
 // "Newsletter", "blog.example.org"), with self-referrals dropped.
 import { domainToASCII } from 'node:url';
+import QuickLRU from 'quick-lru';
 import { sourceForHost, sourceForTag } from './known-sources.ts';
 import { normalizeHost, param } from './url.ts';
 
@@ -31,25 +32,49 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Punycode form, as WHATWG URL gives the page host: "münchen.de" → "xn--mnchen-3ya.de". */
 const ascii = (host: string) => (/[^\x00-\x7f]/.test(host) ? domainToASCII(host) || host : host);
 
-function isOwnHost(host: string, pageHost: string | null, siteDomain: string): boolean {
-  const h = ascii(host);
-  const site = ascii(normalizeHost(siteDomain));
-  return h === site || h.endsWith(`.${site}`) || h === pageHost || LOCAL_HOSTS.has(h);
+/** A site's domain as referrer hosts are compared with it; sites are few and their domains rarely change. */
+const siteHosts = new Map<string, string>();
+function siteHost(siteDomain: string): string {
+  let h = siteHosts.get(siteDomain);
+  if (h === undefined) {
+    if (siteHosts.size >= 10_000) siteHosts.clear();
+    siteHosts.set(siteDomain, (h = ascii(normalizeHost(siteDomain))));
+  }
+  return h;
+}
+
+function isOwnHost(asciiHost: string, pageHost: string | null, siteDomain: string): boolean {
+  const site = siteHost(siteDomain);
+  return asciiHost === site || asciiHost.endsWith(`.${site}`) || asciiHost === pageHost || LOCAL_HOSTS.has(asciiHost);
 }
 
 // scheme://[userinfo@]host — the host as written (not punycoded), found without a full URL parse.
 const ORIGIN = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i;
 
-/** Source named by the referring URL, or null for none, self-referrals and non-web referrers. */
-function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
+/** What a referrer says on its own: its host (punycoded, for the self-referral test) and the source it names. */
+type Referring = { host: string; source: string } | null;
+
+/** Whether a referrer names a source, before the self-referral test; null for non-web referrers. */
+function referring(referrer: string): Referring {
   const m = ORIGIN.exec(referrer);
   if (!m || !m[2]) return null;
   const scheme = m[1]!.toLowerCase();
   const app = scheme === 'android-app';
   if (!app && scheme !== 'http' && scheme !== 'https') return null;
   const host = normalizeHost(m[2]);
-  if (isOwnHost(host, pageHost, siteDomain)) return null;
-  return sourceForHost(host) ?? (app ? `android-app://${host}` : host);
+  return { host: ascii(host), source: sourceForHost(host) ?? (app ? `android-app://${host}` : host) };
+}
+
+// Referrers repeat (a site's own pages, the big search engines and networks): their parse was most of the
+// source resolution on the event route's thread. Long ones are parsed each time, so the keys stay small.
+const referrers = new QuickLRU<string, Referring>({ maxSize: 5_000 });
+const CACHED_REFERRER_LENGTH = 300;
+
+/** Source named by the referring URL, or null for none, self-referrals and non-web referrers. */
+function referrerSource(referrer: string, pageHost: string | null, siteDomain: string): string | null {
+  let r = referrer.length > CACHED_REFERRER_LENGTH ? referring(referrer) : referrers.get(referrer);
+  if (r === undefined) referrers.set(referrer, (r = referring(referrer)));
+  return r && !isOwnHost(r.host, pageHost, siteDomain) ? r.source : null;
 }
 
 /**
