@@ -19,7 +19,11 @@ const encoder = new TextEncoder();
 
 export class LogWriter {
   private lines: string[] = [];
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /**
+   * The promise every append of the pending batch returns, settled once the batch is on disk (or refused):
+   * one promise per batch rather than a promise, a closure and a waiter record per event.
+   */
+  private pending: PromiseWithResolvers<void> | undefined;
   private seg: Segment | undefined;
   private files: LogSegments;
   /** fd work (write, sync, seal) is serialised through this chain. */
@@ -55,13 +59,13 @@ export class LogWriter {
       const e = new Error('ingest log is closed');
       return Promise.reject(this.opts.refusal ? this.opts.refusal(e) : e);
     }
-    const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const batch = (this.pending ??= Promise.withResolvers<void>());
     this.lines.push(line);
     if (!this.flushQueued) {
       this.flushQueued = true;
       this.enqueue(() => this.flush());
     }
-    return p;
+    return batch.promise;
   }
 
   private enqueue(fn: () => Promise<void>) {
@@ -72,15 +76,16 @@ export class LogWriter {
     this.flushQueued = false;
     if (!this.lines.length) return;
     // Everything appended while the previous batch was syncing goes out in this one write.
-    const batch = this.lines.join('\n') + '\n';
-    const waiters = this.waiters;
+    const text = this.lines.join('\n') + '\n';
+    const batch = this.pending!;
+    const events = this.lines.length;
     this.lines = [];
-    this.waiters = [];
+    this.pending = undefined;
     try {
       if (this.seg && (this.seg.bytes >= this.rotateBytes || Date.now() - this.seg.openedAt >= this.rotateMs)) await this.seal();
       const seg = this.seg ?? (this.seg = await this.files.open());
       const synced = seg.bytes;
-      const buf = encoder.encode(batch);
+      const buf = encoder.encode(text);
       try {
         let off = 0;
         // At the segment's offset, not O_APPEND: a spare's zeros are overwritten in place.
@@ -94,11 +99,11 @@ export class LogWriter {
         await this.abandon(seg, synced);
         throw e;
       }
-      for (const w of waiters) w.resolve();
+      batch.resolve();
     } catch (e) {
       const reason = this.opts.refusal ? this.opts.refusal(e) : e;
-      for (const w of waiters) w.reject(reason);
-      log.error('ingest log write failed; its events were refused', { events: waiters.length, error: String(e) });
+      batch.reject(reason);
+      log.error('ingest log write failed; its events were refused', { events, error: String(e) });
     }
   }
 

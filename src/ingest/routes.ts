@@ -48,7 +48,9 @@ const ImportResultSchema = z.object({
   errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
 });
 
-const accepted = () => new Response('ok', { status: 202, headers: ACCEPTED_HEADERS });
+// One init object too: the constructor only reads it.
+const ACCEPTED = { status: 202, headers: ACCEPTED_HEADERS };
+const accepted = () => new Response('ok', ACCEPTED);
 
 /**
  * The tracker's two POST routes as runtime DirectRoutes (Bun serves them natively, Deno through the Elysia
