@@ -35,16 +35,16 @@ test('segments sealed within the interval load together once the oldest has wait
   expect(files[0]!.n).toBe(1);
 }, 30_000);
 
-test('a queue holding more than one load (24 MiB) loads without waiting for the interval', async () => {
+test('a queue holding more than one load (40 MiB) loads without waiting for the interval', async () => {
   srv = await startServer({ env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
   const acct = await setupAccount(srv.url);
-  // ~1.5 KB log lines: 24,000 of them make ~35 MiB of segments.
+  // ~3.3 KB log lines (the URL and its path, ~1,400 characters each, and the title): 24,000 make ~75 MiB of segments.
   const title = 't'.repeat(480);
   const sent = Date.now();
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < 24_000; i = next++) {
-      expect(await sendEvent(srv!.url, { site_id: acct.site.public_id, url: `https://example.com/${'p'.repeat(300)}/${i}`, title })).toBe(202);
+      expect(await sendEvent(srv!.url, { site_id: acct.site.public_id, url: `https://example.com/${'p'.repeat(1400)}/${i}`, title })).toBe(202);
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
@@ -53,7 +53,7 @@ test('a queue holding more than one load (24 MiB) loads without waiting for the 
     await Bun.sleep(250);
     seen = await pageviewsToday(acct);
   }
-  // Well before the 60-s interval, a first load of at most 24 MiB (some 16,000 events) has committed.
+  // Well before the 60-s interval, a first load of at most 40 MiB (some 12,000 events) has committed.
   expect(seen).toBeGreaterThan(0);
   expect(seen).toBeLessThan(24_000);
   expect(await srv.stop()).toBe(0);
