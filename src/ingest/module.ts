@@ -1,4 +1,5 @@
 // The `ingest` feature module: start replays the log and opens it, stop drains every accepted event into DuckDB.
+import type { AppContext } from '../app-context.ts';
 import type { Module } from '../module.ts';
 import { clearStaging } from './import.ts';
 import { ingestRoutes, trackerRoutes } from './routes.ts';
@@ -6,6 +7,9 @@ import { IngestService } from './service.ts';
 
 export function ingestModule(): Module {
   let svc: IngestService | undefined;
+  // One set of tracker routes: the runtime serves them directly (Bun), Elysia declares and serves them (Deno).
+  let tracker: ReturnType<typeof trackerRoutes> | undefined;
+  const trackerOf = (ctx: AppContext) => (tracker ??= trackerRoutes(ctx, () => svc!));
   return {
     name: 'ingest',
     async start(ctx) {
@@ -14,8 +18,8 @@ export function ingestModule(): Module {
       await svc.start();
     },
     // Routes are composed after start, so the service is there by the first request.
-    routes: (ctx, auth) => ingestRoutes(ctx, auth, () => svc!),
-    direct: (ctx) => trackerRoutes(ctx, () => svc!),
+    routes: (ctx, auth) => ingestRoutes(auth, () => svc!, trackerOf(ctx)),
+    direct: trackerOf,
     async stop() {
       await svc?.stop();
     },

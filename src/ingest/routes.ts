@@ -80,8 +80,7 @@ const answering = (act: (body: string, request: Request, peer: () => string) => 
   }
 };
 
-export const ingestRoutes = (ctx: AppContext, auth: Auth, svc: () => IngestService) => {
-  const tracker = trackerRoutes(ctx, svc);
+export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: ReturnType<typeof trackerRoutes>) => {
   const viaElysia = (route: DirectRoute) => ({ request }: { request: Request }) => route(request, () => socketAddress(request));
   // A 204 must have no body at all (Deno refuses even an empty string).
   const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
