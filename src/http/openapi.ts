@@ -51,7 +51,7 @@ export const openapiPlugin = () => {
             description:
               'Self-hosted web analytics. Data endpoints take an API key (`Authorization: Bearer sk_live_…`) holding the listed scope, ' +
               "or an organization member's session token. A success body is `{success: true, data: …}`; an error body holds one string field, `error`. " +
-              'Ingestion (`POST /api/v1/event`, `/identify`) needs no credential. See the README for the order of checks, scopes and rate limits.',
+              'Ingestion (`POST /api/v1/event`, `/identify`) needs no credential. See docs/api.md for the order of checks, scopes and rate limits.',
           },
           components: {
             securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (sk_live_…) or session token (ses_…)' } },

@@ -1,4 +1,4 @@
-// Reads the data-* attributes of the tracker's own <script> tag (every attribute is listed in README "Tracking script").
+// Reads the data-* attributes of the tracker's own <script> tag (every attribute is listed in docs/tracker.md).
 export type Config = {
   site: string;
   /** Base of the ingestion API, without a trailing slash: events go to `${api}/api/v1/event`. */
