@@ -13,6 +13,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
 import { healthRoutes } from './http/health.ts';
+import { keepUndecodableParams } from './http/path-params.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
@@ -50,6 +51,7 @@ function createApp(ctx: AppContext, features: Module[]) {
     .use(openapiPlugin())
     .use(healthRoutes);
   for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
+  keepUndecodableParams(app);
   return app;
 }
 
