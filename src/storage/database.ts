@@ -26,6 +26,25 @@ function toPlain(v: unknown): unknown {
   return v;
 }
 
+/** DuckDB's answer to two transactions writing one row at once: the later one is aborted, nothing of it kept. */
+export const isWriteConflict = (e: unknown) => /^TransactionContext Error: (Catalog write-write conflict|Conflict on)/.test(String((e as Error)?.message));
+
+/**
+ * A single statement (its own transaction) aborted by a write-write conflict is run again: it changed
+ * nothing, and run after the other writer it sees that writer's row (two PATCHes of one goal at once were a
+ * 500). Statements inside Database.transaction are not retried here: their transaction is gone.
+ */
+async function retryConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= 8 || !isWriteConflict(e)) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
+    }
+  }
+}
+
 /** JS arrays become DuckDB lists of VARCHAR (scopes, names, file paths), typed so that an empty one binds too. */
 const bindable = (params: Param[]) => params.map((p) => (Array.isArray(p) ? listValue(p) : p)) as DuckDBValue[];
 const typesOf = (params: Param[]) => params.map((p) => (Array.isArray(p) ? LIST(VARCHAR) : undefined)) as DuckDBType[];
@@ -102,7 +121,7 @@ export class Database {
 
   /** Run one statement with bound parameters and return its rows as plain JSON-ready objects. */
   query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    return this.withConnection((c) => new Tx(c).query<T>(sql, params));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c).query<T>(sql, params)));
   }
 
   async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
@@ -110,7 +129,7 @@ export class Database {
   }
 
   exec(sql: string, params: Param[] = []): Promise<void> {
-    return this.withConnection((c) => new Tx(c).exec(sql, params));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c).exec(sql, params)));
   }
 
   /**
