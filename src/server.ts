@@ -1,5 +1,6 @@
 // Composes the app: storage → caches → feature modules → routes; start() serves, stop() drains.
 import { Elysia } from 'elysia';
+import process from 'node:process';
 import type { Config } from './config.ts';
 import type { AppContext } from './app-context.ts';
 import type { Module } from './module.ts';
@@ -74,6 +75,9 @@ export async function startServer(config: Config): Promise<Tern> {
     analyticsWrites: new Serial(),
     keyUsage: new KeyUsage(db),
   };
+  if (config.testHooks) {
+    process.on('SIGUSR2', () => void db.armCheckpointFault().then(() => log.info('test hook: checkpoint fault armed')));
+  }
   const features = modules();
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
