@@ -18,6 +18,8 @@ const EnvSchema = z.object({
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault). */
+  TERN_TEST_HOOKS: bool.default(false),
 });
 
 // The type follows from the schema, so a new variable is declared in one place.
@@ -32,6 +34,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   logLevel: c.LOG_LEVEL,
   duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
   ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
+  testHooks: c.TERN_TEST_HOOKS,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -1,5 +1,6 @@
 // Composes the app: storage → caches → feature modules → routes; start() serves, stop() drains.
 import { Elysia } from 'elysia';
+import process from 'node:process';
 import type { Config } from './config.ts';
 import type { AppContext } from './app-context.ts';
 import type { Module } from './module.ts';
@@ -13,6 +14,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
 import { healthRoutes } from './http/health.ts';
+import { keepUndecodableParams } from './http/path-params.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
@@ -50,6 +52,7 @@ function createApp(ctx: AppContext, features: Module[]) {
     .use(openapiPlugin())
     .use(healthRoutes);
   for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
+  keepUndecodableParams(app);
   return app;
 }
 
@@ -72,6 +75,9 @@ export async function startServer(config: Config): Promise<Tern> {
     analyticsWrites: new Serial(),
     keyUsage: new KeyUsage(db),
   };
+  if (config.testHooks) {
+    process.on('SIGUSR2', () => void db.armCheckpointFault().then(() => log.info('test hook: checkpoint fault armed')));
+  }
   const features = modules();
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);

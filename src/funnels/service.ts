@@ -38,12 +38,12 @@ export async function createFunnel(db: Database, siteId: string, input: CreateFu
 export async function updateFunnel(db: Database, siteId: string, funnelId: string, input: PatchFunnel): Promise<Funnel> {
   const funnel = await getFunnel(db, siteId, funnelId);
   if (input.steps) await checkGoalSteps(db, siteId, input.steps);
-  const [row] = await db.query(`UPDATE funnels SET name = ?, steps = ?::JSON, conversion_window = ? WHERE id = ?::UUID RETURNING ${COLUMNS}`, [
-    input.name ?? funnel.name,
-    JSON.stringify(input.steps ?? funnel.steps),
-    input.window ?? funnel.window,
-    funnel.id,
-  ]);
+  // Only the fields sent are written (see updateGoal): two PATCHes at once must not undo each other.
+  const [row] = await db.query(
+    `UPDATE funnels SET name = coalesce(?, name), steps = coalesce(?::JSON, steps), conversion_window = coalesce(?, conversion_window)
+     WHERE id = ?::UUID RETURNING ${COLUMNS}`,
+    [input.name ?? null, input.steps ? JSON.stringify(input.steps) : null, input.window ?? null, funnel.id],
+  );
   return shape(row!);
 }
 

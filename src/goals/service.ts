@@ -39,14 +39,13 @@ export async function updateGoal(db: Database, siteId: string, goalId: string, i
   const goal = await getGoal(db, siteId, goalId);
   if (input.path !== undefined && goal.type !== 'pageview') throw badRequest(`Invalid body field 'path': is only allowed on a pageview goal`);
   if (input.event_name !== undefined && goal.type !== 'event') throw badRequest(`Invalid body field 'event_name': is only allowed on an event goal`);
-  const next = {
-    name: input.name ?? goal.name,
-    path: input.path ?? goal.path ?? null,
-    event_name: input.event_name ?? goal.event_name ?? null,
-    value: input.value === undefined ? goal.value ?? null : input.value,
-  };
-  const [row] = await db.query(`UPDATE goals SET name = ?, path = ?, event_name = ?, value = ? WHERE id = ?::UUID RETURNING ${COLUMNS}`,
-    [next.name, next.path, next.event_name, next.value, goal.id]);
+  // Only the fields sent are written, in the statement itself: written from the goal read above, two PATCHes
+  // of different fields at once would each put back the other's old value.
+  const [row] = await db.query(
+    `UPDATE goals SET name = coalesce(?, name), path = coalesce(?, path), event_name = coalesce(?, event_name),
+       value = CASE WHEN ? THEN ? ELSE value END
+     WHERE id = ?::UUID RETURNING ${COLUMNS}`,
+    [input.name ?? null, input.path ?? null, input.event_name ?? null, input.value !== undefined, input.value ?? null, goal.id]);
   return shape(row!);
 }
 

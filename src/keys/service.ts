@@ -3,6 +3,7 @@ import type { Database } from '../storage/database.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
+import { SerialByKey } from '../storage/serial.ts';
 import type { ApiKey, Scope } from './model.ts';
 
 export const KEY_PREFIX = 'sk_live_';
@@ -18,27 +19,31 @@ const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ ca
 /** Call after an organization's plan changed: cached keys carry the plan they were looked up with. */
 export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) => k.org_id === orgId);
 
+/** Key creations of one organization, one at a time: the 10-key count and the insert must be one step. */
+const creations = new SerialByKey();
+
 export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
 
 export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string | null }) {
-  const org = await db.one<{ plan: string }>('SELECT plan FROM organizations WHERE id = ?::UUID', [orgId]);
-  if (org?.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
+  const org = await db.one<{ id: string; plan: string }>('SELECT id::VARCHAR AS id, plan FROM organizations WHERE id = ?::UUID', [orgId]);
+  if (!org) throw notFound('Organization not found');
+  if (org.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
   const expires = input.expires_at ? new Date(input.expires_at) : null;
   if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
   const key = `${KEY_PREFIX}${randomHex(16)}`;
-  const row = await db.transaction(async (tx) => {
+  const row = await creations.run(org.id, () => db.transaction(async (tx) => {
     const [{ n }] = await tx.query<{ n: number }>(
       `SELECT count(*) AS n FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()::TIMESTAMP)`,
-      [orgId],
+      [org.id],
     );
     if (n >= MAX_ACTIVE_KEYS) throw badRequest('API key limit reached: at most 10 keys per organization');
     const [inserted] = await tx.query<ApiKey>(
       `INSERT INTO api_keys (id, org_id, name, scopes, key_hash, key_last4, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP) RETURNING ${LIST_COLUMNS}`,
-      [crypto.randomUUID(), orgId, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
+      [crypto.randomUUID(), org.id, input.name, [...new Set(input.scopes)], sha256(key), key.slice(-4), expires?.toISOString() ?? null],
     );
     return inserted;
-  });
+  }));
   return { id: row.id, name: row.name, scopes: row.scopes, key, key_preview: row.key_preview, created_at: row.created_at, expires_at: row.expires_at };
 }
 

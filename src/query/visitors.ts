@@ -47,19 +47,20 @@ export async function visitorProfile(db: Database, files: ParquetManifest, siteI
   return one(db, q);
 }
 
-/** A visitor's events newest first, with the total for pagination. */
+/**
+ * A visitor's events newest first, with the total for pagination. The total is a query of its own:
+ * `count(*) OVER ()` over the union of the hot table and many small Parquet files made DuckDB's window
+ * operator fail with an internal error (`Attempted to access index 0 within vector of size 0`, in
+ * WindowLocalSourceState::Finalize, with several threads), which also invalidates the whole database.
+ * Both run at once, as the visitor list's page and count do.
+ */
 export async function visitorEvents(db: Database, files: ParquetManifest, siteId: string, visitorId: number, paging: Paging) {
   const events = tableSource(files, 'events', siteId);
   const q = sql`SELECT ts AS timestamp, event_type, event_name, url, path, title, referrer, session_id,
-      to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device,
-      count(*) OVER () AS total
+      to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device
     FROM ${events} e WHERE visitor_id = ${visitorId}
     ORDER BY ts DESC ${limitOffset(paging)}`;
-  const found = await rows(db, q);
-  let total = found[0]?.total;
-  if (total === undefined) {
-    const n = sql`SELECT count(*) AS n FROM ${events} e WHERE visitor_id = ${visitorId}`;
-    total = paging.page > 1 ? (await one(db, n))!.n : 0;
-  }
-  return { rows: found, total: total as number };
+  const n = sql`SELECT count(*) AS n FROM ${events} e WHERE visitor_id = ${visitorId}`;
+  const [found, count] = await Promise.all([rows(db, q), one(db, n)]);
+  return { rows: found, total: count!.n as number };
 }

@@ -3,10 +3,21 @@ import type { Database } from '../storage/database.ts';
 import { randomHex } from '../security/tokens.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import type { Site } from './model.ts';
-import type { Serial } from '../storage/serial.ts';
+import { SerialByKey, type Serial } from '../storage/serial.ts';
+import { notFound } from '../http/errors.ts';
 
 /** Tables whose rows belong to one site and go when the site goes. */
 const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale'];
+
+/**
+ * Patches and deletes of one site, one at a time: a patch whose UPDATE ran just before a delete committed
+ * put the site back in the cache after the delete had taken it out (a deleted site still listed and taking
+ * events). Each one checks, inside the queue, that the site is still there.
+ */
+const siteWrites = new SerialByKey();
+const stillThere = (cache: SiteCache, site: Site) => {
+  if (!cache.inOrg(site.org_id, site.id)) throw notFound('Site not found');
+};
 
 export const publicSite = ({ org_id: _org, ...site }: Site) => site;
 
@@ -24,16 +35,27 @@ export async function createSite(db: Database, cache: SiteCache, orgId: string, 
 }
 
 export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string }) {
-  // One statement for any subset of fields: an absent one keeps its value.
-  const updated = await db.one<Site>(
-    `UPDATE sites SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), currency = COALESCE(?, currency)
-     WHERE id = ?::UUID RETURNING ${SITE_COLUMNS}`,
-    [input.name ?? null, input.timezone ?? null, input.currency ?? null, site.id],
-  );
-  return remember(cache, updated!);
+  return siteWrites.run(site.id, async () => {
+    stillThere(cache, site);
+    // One statement for any subset of fields: an absent one keeps its value.
+    const updated = await db.one<Site>(
+      `UPDATE sites SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), currency = COALESCE(?, currency)
+       WHERE id = ?::UUID RETURNING ${SITE_COLUMNS}`,
+      [input.name ?? null, input.timezone ?? null, input.currency ?? null, site.id],
+    );
+    if (!updated) throw notFound('Site not found');
+    return remember(cache, updated);
+  });
 }
 
-export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
+export function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
+  return siteWrites.run(site.id, async () => {
+    stillThere(cache, site);
+    return removeSite(db, cache, analyticsWrites, site);
+  });
+}
+
+async function removeSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
   cache.remove(site.id);
   // Queued with the loader and compaction so the delete never races a batch touching the same rows.
   await analyticsWrites.run(() =>

@@ -1,16 +1,24 @@
 // The DuckDB handle: one instance per DATA_DIR, a small pool of connections, plain-JS rows out.
-import { DuckDBInstance, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import type { Pool } from './connection-pool.ts';
+import { ARM_CHECKPOINT_FAULT, openInstance } from './open-instance.ts';
+import { log } from '../log.ts';
 
 export type Param = string | number | bigint | boolean | null | string[] | DuckDBValue;
 export type Row = Record<string, any>;
 
-export class DataDirLockedError extends Error {}
+export { DataDirLockedError } from './open-instance.ts';
 
 /** True for DuckDB's error when a statement needs more than memory_limit (DUCKDB_MEMORY_LIMIT). */
 export const isOutOfMemory = (e: unknown) => /^Out of Memory Error/.test(String((e as Error)?.message));
 
+/**
+ * DuckDB's FATAL and INTERNAL errors invalidate the whole instance: every later statement fails with
+ * "database has been invalidated" until the database is reopened.
+ */
+const isFatal = (e: unknown) => /^(FATAL|INTERNAL) Error|database has been invalidated/.test(String((e as Error)?.message));
+/** A statement refused because the instance was already invalidated: it did nothing and may run again. */
+const wasRefused = (e: unknown) => /database has been invalidated/.test(String((e as Error)?.message));
 
 /** DuckDB hands back bigint, Date and decimal wrappers; the API speaks JSON, so normalise once here. */
 function toPlain(v: unknown): unknown {
@@ -26,24 +34,28 @@ function toPlain(v: unknown): unknown {
   return v;
 }
 
+/** DuckDB's answer to two transactions writing one row at once: the later one is aborted, nothing of it kept. */
+export const isWriteConflict = (e: unknown) => /^TransactionContext Error: (Catalog write-write conflict|Conflict on)/.test(String((e as Error)?.message));
+
+/**
+ * A single statement (its own transaction) aborted by a write-write conflict is run again: it changed
+ * nothing, and run after the other writer it sees that writer's row (two PATCHes of one goal at once were a
+ * 500). Statements inside Database.transaction are not retried here: their transaction is gone.
+ */
+async function retryConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= 8 || !isWriteConflict(e)) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
+    }
+  }
+}
+
 /** JS arrays become DuckDB lists of VARCHAR (scopes, names, file paths), typed so that an empty one binds too. */
 const bindable = (params: Param[]) => params.map((p) => (Array.isArray(p) ? listValue(p) : p)) as DuckDBValue[];
 const typesOf = (params: Param[]) => params.map((p) => (Array.isArray(p) ? LIST(VARCHAR) : undefined)) as DuckDBType[];
-
-class Pool {
-  private idle: DuckDBConnection[] = [];
-  private waiters: ((c: DuckDBConnection) => void)[] = [];
-  constructor(conns: DuckDBConnection[]) { this.idle = conns; }
-  async acquire(): Promise<DuckDBConnection> {
-    const c = this.idle.pop();
-    if (c) return c;
-    return new Promise((r) => this.waiters.push(r));
-  }
-  release(c: DuckDBConnection) {
-    const w = this.waiters.shift();
-    if (w) w(c); else this.idle.push(c);
-  }
-}
 
 /**
  * DuckDB threads for background work (live loads, compaction's merges), run through Database.withThreads.
@@ -54,55 +66,24 @@ class Pool {
  */
 export const BACKGROUND_THREADS = 1;
 
+type Handle = { instance: DuckDBInstance; pool: Pool };
+
 export class Database {
-  private constructor(private instance: DuckDBInstance, private pool: Pool, private all: DuckDBConnection[], readonly dataDir: string) {}
+  /** Set while an invalidated instance is being replaced: new work waits for the new one. */
+  private reopening: Promise<void> | undefined;
+  /** Bumped by each reopen, so that many failures of one instance reopen it once. */
+  private generation = 0;
+
+  private constructor(private handle: Handle, readonly dataDir: string, private poolSize: number, private memoryLimit: string) {}
 
   /** `memoryLimit`: DuckDB's buffer-pool budget (the server passes config DUCKDB_MEMORY_LIMIT). */
   static async open(dataDir: string, poolSize: number, memoryLimit: string): Promise<Database> {
-    mkdirSync(dataDir, { recursive: true });
-    let instance: DuckDBInstance;
-    try {
-      // Without a limit DuckDB may cache up to 80% of RAM. 2 GB holds a 12-month breakdown of 10M events
-      // (distinct visitors per page over hot rows + Parquet needs ~1 GB); 256 MB keeps RSS flat for
-      // ingest-only use but such queries then answer 503. Bigger work spills to DATA_DIR/tern.duckdb.tmp.
-      // Ingestion commits a batch every second: checkpointing at 64 MB of WAL instead of 16 MB rewrites
-      // the visits and visitors row groups a quarter as often (about 15% less CPU per event).
-      instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { memory_limit: memoryLimit, checkpoint_threshold: '64MB' });
-    } catch (e) {
-      const msg = String((e as Error)?.message ?? e);
-      if (/lock/i.test(msg)) {
-        throw new DataDirLockedError(`DATA_DIR ${dataDir} is in use by another Tern server (its database is locked); stop that server or choose another DATA_DIR`);
-      }
-      throw e;
-    }
-    const conns: DuckDBConnection[] = [];
-    for (let i = 0; i < poolSize; i++) {
-      const c = await instance.connect();
-      // Stored timestamps are UTC; casts between TIMESTAMP and TIMESTAMPTZ must not depend on the host zone.
-      await c.run("SET TimeZone = 'UTC'");
-      conns.push(c);
-    }
-    // Parquet footers are cached across queries: files are immutable (a new name per write), and every query
-    // would otherwise parse the footers of all the files its range touches again (5–10% of a 12-month scan).
-    // A setting of the parquet extension, so it is set once that is loaded, not at instance creation.
-    await conns[0]!.run('SET GLOBAL parquet_metadata_cache = true');
-    // The funnel's materialized CTE is read by one consumer per step, each filtering on its step bit; DuckDB
-    // would push the OR of those filters into the CTE, evaluated again on every step-matching event (~0.2 s
-    // of thread time over 10M events, the funnel 10% slower). No other query here depends on the rewrite
-    // (goal stats, the other CTE user, measured the same without it).
-    await conns[0]!.run("SET GLOBAL disabled_optimizers = 'cte_filter_pusher'");
-    // Each load batch builds and drops a few temporary tables; returning freed memory to the system after
-    // tasks that peaked over 16 MB (default 128 MB) keeps the ingest server's RSS lower between batches
-    // (bench/ingest, after 5M events: 454 → 388 MB in one run each; peaks ~550 MB either way), and so does
-    // flushing after bulk frees over 16 MB (default 512 MB): after a 100k-event load, 196 → 128 MB.
-    await conns[0]!.run(`SET GLOBAL allocator_flush_threshold = '16MB'`);
-    await conns[0]!.run(`SET GLOBAL allocator_bulk_deallocation_flush_threshold = '16MB'`);
-    return new Database(instance, new Pool(conns), conns, dataDir);
+    return new Database(await openInstance(dataDir, poolSize, memoryLimit), dataDir, poolSize, memoryLimit);
   }
 
   /** Run one statement with bound parameters and return its rows as plain JSON-ready objects. */
   query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    return this.withConnection((c) => new Tx(c).query<T>(sql, params));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c).query<T>(sql, params)));
   }
 
   async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
@@ -110,7 +91,7 @@ export class Database {
   }
 
   exec(sql: string, params: Param[] = []): Promise<void> {
-    return this.withConnection((c) => new Tx(c).exec(sql, params));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c).exec(sql, params)));
   }
 
   /**
@@ -126,13 +107,70 @@ export class Database {
     }
   }
 
-  private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const c = await this.pool.acquire();
-    try {
-      return await fn(c);
-    } finally {
-      this.pool.release(c);
+  /**
+   * `fn` on a pooled connection. A FATAL or INTERNAL error from DuckDB invalidates its instance: the first
+   * one seen reopens it (reopen), so one failing statement never leaves every later one failing. A
+   * statement refused because the instance was already invalidated did nothing and runs again on the
+   * new instance when `rerunRefused` (single statements; not transactions, whose work may be half done).
+   */
+  private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>, rerunRefused = true): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await this.reopening;
+      const { generation, handle } = this;
+      let c: DuckDBConnection | undefined;
+      try {
+        c = await handle.pool.acquire();
+        return await fn(c);
+      } catch (e) {
+        if (!isFatal(e)) throw e;
+        this.reopen(generation, e);
+        if (!rerunRefused || !wasRefused(e) || attempt >= 3) throw e;
+      } finally {
+        if (c) handle.pool.release(c);
+      }
     }
+  }
+
+  /**
+   * Replaces an invalidated instance (once per instance, however many statements failed on it): the old
+   * pool is retired and drained first, and the old instance closed before the file is opened again, since
+   * one process must not hold the database file open twice. Committed work is in the file and its WAL,
+   * which opening replays.
+   */
+  private reopen(generation: number, cause: unknown) {
+    if (generation !== this.generation || this.reopening) return;
+    log.error('database invalidated by a fatal DuckDB error; reopening it', { error: String((cause as Error)?.message ?? cause).split('\n')[0] });
+    const old = this.handle;
+    this.reopening = (async () => {
+      await old.pool.retire(10_000);
+      old.pool.close();
+      try {
+        old.instance.closeSync();
+      } catch {
+        // An invalidated instance may refuse to close cleanly; its file lock goes with it either way.
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          this.handle = await openInstance(this.dataDir, this.poolSize, this.memoryLimit);
+          break;
+        } catch (e) {
+          if (attempt >= 10) throw e;
+          log.error('reopening the database failed; retrying', { attempt, error: String((e as Error)?.message ?? e) });
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
+      }
+      this.generation++;
+      log.info('database reopened', { generation: this.generation });
+    })()
+      .catch((e) => log.error('the database could not be reopened', { error: String((e as Error)?.message ?? e) }))
+      .finally(() => {
+        this.reopening = undefined;
+      });
+  }
+
+  /** Test hook (TERN_TEST_HOOKS): the next commit fails FATAL and invalidates the instance for real. */
+  async armCheckpointFault(): Promise<void> {
+    for (const statement of ARM_CHECKPOINT_FAULT) await this.exec(statement);
   }
 
   /** Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. */
@@ -147,12 +185,14 @@ export class Database {
         await c.run('ROLLBACK').catch(() => {});
         throw e;
       }
-    });
+    }, false);
   }
 
   async close(): Promise<void> {
-    for (const c of this.all) c.closeSync();
-    this.instance.closeSync();
+    await this.reopening;
+    await this.handle.pool.retire(10_000);
+    this.handle.pool.close();
+    this.handle.instance.closeSync();
   }
 }
 

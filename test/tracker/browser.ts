@@ -9,7 +9,8 @@ export const CHROMIUM_ARGS = [
 /** `backForwardCache`: keep Chromium's bfcache, which Playwright turns off by default. */
 export function launchBrowser(opts: { backForwardCache?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    // TERN_CHROMIUM: the same variable scripts/test-prerequisites.ts checks before the tests run.
+    executablePath: process.env.TERN_CHROMIUM || '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     ignoreDefaultArgs: opts.backForwardCache ? ['--disable-back-forward-cache'] : undefined,
   });

@@ -1,0 +1,57 @@
+// `npm test`'s pretest: makes sure what the tests need outside npm is on the machine, installing it with
+// apt-get when running as root on Debian, otherwise stopping at once with one line saying what to install.
+// Add a prerequisite (e.g. PostgreSQL) as one more entry of PREREQUISITES.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import process from 'node:process';
+
+type Prerequisite = {
+  /** What the tests need it for, as the one line names it. */
+  what: string;
+  /** Debian packages that provide it. */
+  packages: string[];
+  present: () => boolean;
+};
+
+const executable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Where the browser tests find Chromium (test/tracker/browser.ts reads the same variable). */
+const chromiumPath = () => process.env.TERN_CHROMIUM || '/usr/bin/chromium';
+
+const PREREQUISITES: Prerequisite[] = [
+  { what: "Debian's chromium", packages: ['chromium'], present: () => executable(chromiumPath()) },
+];
+
+const say = (line: string) => process.stderr.write(`tern: ${line}\n`);
+const isRoot = () => process.getuid?.() === 0;
+
+function aptInstall(packages: string[]): boolean {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args: string[]) => spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  return run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]);
+}
+
+const missing = PREREQUISITES.filter((p) => !p.present());
+if (missing.length) {
+  const packages = missing.flatMap((p) => p.packages);
+  const command = `apt-get install -y ${packages.join(' ')}`;
+  const names = missing.map((p) => p.what).join(' and ');
+  if (!isRoot() || !existsSync('/usr/bin/apt-get')) {
+    say(`tests need ${names}: run \`${command}\` as root`);
+    process.exit(1);
+  }
+  say(`installing ${names} for the tests (${command})`);
+  const installed = aptInstall(packages);
+  const still = missing.filter((p) => !p.present());
+  if (!installed || still.length) {
+    say(`tests need ${still.map((p) => p.what).join(' and ') || names}: \`${command}\` did not provide it${process.env.TERN_CHROMIUM ? ` (TERN_CHROMIUM=${process.env.TERN_CHROMIUM})` : ''}`);
+    process.exit(1);
+  }
+}
