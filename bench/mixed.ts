@@ -202,8 +202,10 @@ for (const p of [alone, mixed]) {
   const loads = p.logs.filter((l) => l.msg === 'ingest loaded');
   const compactions = p.logs.filter((l) => l.msg === 'compacted');
   const loadMs = loads.map((l) => Number(l.ms)).filter((x) => !isNaN(x));
+  const slow = p.logs.filter((l) => l.msg === 'ingest log write slow');
   console.log(`${p.name}: ${loads.length} loads (${loads.reduce((s, l) => s + (l.rows ?? 0), 0).toLocaleString('en')} events${loadMs.length ? `, ${f1(pct(loadMs, 50))} ms p50, ${f1(pct(loadMs, 100))} ms max` : ''}), ` +
     `${compactions.length} compaction runs${compactions.length ? ` (${compactions.map((c) => `${c.ms} ms, ${c.merged} files merged`).join('; ')})` : ''}; ` +
+    `${slow.length} log writes of ≥ 20 ms${slow.length ? ` (max ${Math.max(...slow.map((l) => l.ms))} ms, ${slow.reduce((s, l) => s + l.events, 0)} events waiting)` : ''}; ` +
     `sender late p99 ${f1(pct(p.sent!.late, 99))} ms; ${p.sent!.errors} event errors`);
 }
 const qErrors = phases.flatMap((p) => p.qErrors ?? []);

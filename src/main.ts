@@ -8,9 +8,10 @@ declare const Bun: unknown;
 
 /**
  * Threads for every DuckDB connection of the server's pool (4: server.ts) to run a statement, with some left
- * for file operations; an idle thread costs only its stack. An operator's UV_THREADPOOL_SIZE wins.
+ * for file operations (never fewer than Bun's own default, one per core); an idle thread costs only its stack.
+ * An operator's UV_THREADPOOL_SIZE wins.
  */
-const POOL_THREADS = '8';
+const POOL_THREADS = String(Math.max(8, navigator.hardwareConcurrency || 1));
 
 /** Sets UV_THREADPOOL_SIZE in the C environment through libc (Bun's process.env does not reach it). */
 function sizeThreadPool(): boolean {
