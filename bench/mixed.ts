@@ -2,11 +2,13 @@
 // rate, against the same queries on the idle server earlier in the same run. On a copy of the query bench's
 // store (bench/query-store.ts, built on first use): 1. queries alone, 2. events alone, 3. both at once.
 //   bun bench/mixed.ts [--events 1000000] [--rate 500] [--duration 60] [--idle 30] [--clients 6] [--query-rate 6]
+// --start-at <ISO time>: two runs started a little apart (the store is copied one at a time) measure together,
+// e.g. two settings under the same outside load.
 // --rate: events/s, sent by a paced client in its own process (open loop: sends do not wait for answers).
 // --clients: query clients, each with its own API key, together starting --query-rate queries/s (a client
 // whose query is still running starts its next one when it ends). The server keeps its defaults
 // (INGEST_LOAD_INTERVAL_MS 5000, compaction every minute) unless the environment sets them.
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +26,8 @@ const { values: opt } = parseArgs({
     idle: { type: 'string', default: '30' },
     clients: { type: 'string', default: '6' },
     'query-rate': { type: 'string', default: '6' },
+    // Start measuring at this time (ISO 8601), after the set-up: two runs side by side measure together.
+    'start-at': { type: 'string' },
     // Internal: the paced event sender, run as a child process (see sendEvents).
     sender: { type: 'string' },
   },
@@ -87,7 +91,8 @@ const f1 = (n: number) => (isNaN(n) ? '–' : n < 10 ? n.toFixed(1) : n.toFixed(
 // 1. The store (built once, kept in bench/out/), copied so that every run starts from the same data.
 const meta = await prepareStore(EVENTS);
 await compactStore(EVENTS);
-const dataDir = join(import.meta.dir, 'out', 'mixed-data');
+// Per process: two runs (e.g. two settings side by side, under the same outside load) do not collide.
+const dataDir = join(import.meta.dir, 'out', `mixed-data-${process.pid}`);
 rmSync(dataDir, { recursive: true, force: true });
 cpSync(storeDir(EVENTS), dataDir, { recursive: true });
 
@@ -105,7 +110,7 @@ for (let i = 0; i < CLIENTS; i++) {
 const site = (await api.get(`/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}`, meta.token)).body.data as { public_id: string };
 
 // 2. Live events for the site from the realistic generator (the server stamps them now), one request each.
-const eventsFile = join(import.meta.dir, 'out', 'mixed-events.tsv');
+const eventsFile = join(import.meta.dir, 'out', `mixed-events-${process.pid}.tsv`);
 const lines: string[] = [];
 for (const e of generateEvents({ events: 50_000, site: site.public_id, seed: 13, days: 1 })) {
   const { timestamp: _t, ip, user_agent, ...body } = e;
@@ -167,6 +172,7 @@ async function phase(name: string, run: () => Promise<{ q?: Timed[]; qErrors?: s
 }
 
 console.log(`${EVENTS.toLocaleString('en')}-event store; events at ${RATE}/s; ${CLIENTS} query clients at ${QUERY_RATE} queries/s in all; loopback, ${navigator.hardwareConcurrency} cores`);
+if (opt['start-at']) await Bun.sleep(Math.max(0, Date.parse(opt['start-at']) - Date.now()));
 await queries(MIX.length * CLIENTS / QUERY_RATE); // warm-up: each query of the mix at least once
 const phases: Phase[] = [];
 phases.push(await phase('queries, idle server', async () => { const r = await queries(IDLE); return { q: r.done, qErrors: r.errors }; }));
@@ -210,6 +216,10 @@ for (const p of [alone, mixed]) {
 }
 const qErrors = phases.flatMap((p) => p.qErrors ?? []);
 if (qErrors.length) console.log(`query errors (${qErrors.length}): ${qErrors.slice(0, 3).join(' | ')}`);
+// Which pool ran (UV_THREADPOOL_SIZE, src/main.ts): Bun names one thread more "Bun Pool" than the pool holds.
+const tasks = `/proc/${srv.proc.pid}/task`;
+const poolThreads = readdirSync(tasks).filter((t) => readFileSync(`${tasks}/${t}/comm`, 'utf8').startsWith('Bun Pool')).length - 1;
+console.log(`server worker-thread pool: ${poolThreads} threads in use (UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE || 'unset: the server sizes it'})`);
 console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the ${navigator.hardwareConcurrency} cores)`);
 
 await srv.stop();
