@@ -3,7 +3,8 @@
 // That one pool runs every DuckDB statement (N-API async work, held for the statement's whole run) and every
 // async file operation (the ingest log's writes and syncs among them), one thread per core by default: on
 // 2 cores a load's statement and a compaction merge took both threads, and the event route's 202s (waiting for
-// their batch's sync) and every query waited behind them (bench/mixed.ts). Deno has pools of its own.
+// their batch's sync) and every query waited behind them (bench/mixed.ts). Under Deno nothing is set: its file
+// operations run on a blocking pool of their own.
 declare const Bun: unknown;
 
 /**
@@ -16,11 +17,13 @@ const POOL_THREADS = String(Math.max(8, navigator.hardwareConcurrency || 1));
 /** Sets UV_THREADPOOL_SIZE in the C environment through libc (Bun's process.env does not reach it). */
 function sizeThreadPool(): boolean {
   const ffi = (import.meta as unknown as { require: (id: string) => typeof import('bun:ffi') }).require('bun:ffi');
-  const cstr = (s: string) => ffi.ptr(Buffer.from(`${s}\0`));
+  // Held in variables until the call returns (setenv copies them).
+  const name = Buffer.from('UV_THREADPOOL_SIZE\0');
+  const value = Buffer.from(`${POOL_THREADS}\0`);
   for (const lib of ['libc.so.6', `libc.musl-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}.so.1`]) {
     try {
       const libc = ffi.dlopen(lib, { setenv: { args: [ffi.FFIType.ptr, ffi.FFIType.ptr, ffi.FFIType.i32], returns: ffi.FFIType.i32 } });
-      return libc.symbols.setenv(cstr('UV_THREADPOOL_SIZE'), cstr(POOL_THREADS), 1) === 0;
+      return libc.symbols.setenv(ffi.ptr(name), ffi.ptr(value), 1) === 0;
     } catch {
       // Not this libc: try the next.
     }
