@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { generateEvents, writeNdjson } from './generate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
+import { cpuSeconds, machineJiffies, mainSchedNs, rssMb } from './proc-stats.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -45,22 +46,6 @@ type WrkResult = {
   rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number; mainUs: number;
   /** Share of the run the main thread spent on a CPU, and runnable but waiting for one (other threads, wrk). */
   mainOnCpu: number; mainWaiting: number; machineBusy: number;
-};
-
-/** CPU seconds (user + system) a process has used: per event, a figure that other load on the machine does not skew. */
-const cpuSeconds = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-
-/** The main thread's (the JS event loop's; DuckDB and I/O work on other threads) nanoseconds on a CPU and waiting in the run queue (Linux schedstat). */
-const mainSchedNs = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').slice(0, 2).map(Number) as [number, number];
-
-/** Busy and total jiffies of the whole machine (/proc/stat): what wrk, the server and everything else used. */
-const machineJiffies = () => {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
-  const total = f.reduce((a, b) => a + b, 0);
-  return [total - f[3]! - (f[4] ?? 0), total] as const;
 };
 
 function ms(v: string, unit: string) {
@@ -98,7 +83,6 @@ async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult
   };
 }
 
-const rssMb = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
 const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
   .reduce((s, d) => s + (d.isDirectory() ? dirMb(join(dir, d.name)) : statSync(join(dir, d.name)).size / 1048576), 0);
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });

@@ -184,6 +184,7 @@ export class Loader {
   }
 
   private async load(paths: string[]) {
+    const t0 = performance.now();
     const forgotten = this.forget.splice(0);
     const existing = paths.filter((p) => sizeOf(p) > 0);
     const source = existing.length ? { sql: readLogSql, params: [existing], inArrivalOrder: true } : null;
@@ -198,7 +199,7 @@ export class Loader {
       throw e;
     });
     this.loadedEvents += rows;
-    log.debug('ingest loaded', { segments: paths.length, rows });
+    log.debug('ingest loaded', { segments: paths.length, rows, ms: Math.round(performance.now() - t0) });
   }
 }
 

@@ -16,6 +16,8 @@ export type LogWriterOptions = {
 };
 
 const encoder = new TextEncoder();
+/** A batch's write and sync taking this long is logged (debug). */
+const SLOW_WRITE_MS = 20;
 
 export class LogWriter {
   private lines: string[] = [];
@@ -86,6 +88,7 @@ export class LogWriter {
       const seg = this.seg ?? (this.seg = await this.files.open());
       const synced = seg.bytes;
       const buf = encoder.encode(text);
+      const t0 = performance.now();
       try {
         let off = 0;
         // At the segment's offset, not O_APPEND: a spare's zeros are overwritten in place.
@@ -99,6 +102,9 @@ export class LogWriter {
         await this.abandon(seg, synced);
         throw e;
       }
+      // Every 202 of the batch waited for this: a slow one (the disk, or the thread pool busy) is worth seeing.
+      const ms = performance.now() - t0;
+      if (ms >= SLOW_WRITE_MS) log.debug('ingest log write slow', { ms: Math.round(ms), events });
       batch.resolve();
     } catch (e) {
       const reason = this.opts.refusal ? this.opts.refusal(e) : e;

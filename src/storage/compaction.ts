@@ -60,7 +60,7 @@ export class Compactor {
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
       out.merged = await this.mergeSmall();
       out.remarked = await this.remark(now);
-      if (out.files || out.remarked) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
+      if (out.files || out.merged || out.remarked) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
     this.running = p;
