@@ -1,7 +1,7 @@
 // A feature module: its routes plus optional start/stop work (e.g. ingestion's log and loader).
 import type { Elysia } from 'elysia';
 import type { AppContext } from './app-context.ts';
-import type { authPlugin } from './http/auth.ts';
+import type { authPlugin } from './access/auth.ts';
 import type { DirectRoute } from './runtime/index.ts';
 
 export type Auth = ReturnType<typeof authPlugin>;

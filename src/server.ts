@@ -10,7 +10,7 @@ import { Serial } from './storage/serial.ts';
 import { ParquetManifest } from './storage/parquet-layout.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { authPlugin } from './http/auth.ts';
+import { authPlugin } from './access/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
 import { healthRoutes } from './http/health.ts';
 import { accountRoutes } from './accounts/routes.ts';

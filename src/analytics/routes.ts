@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import type { authPlugin } from '../http/auth.ts';
+import type { authPlugin } from '../access/auth.ts';
 import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
 import {

@@ -3,7 +3,7 @@
 // even for a malformed body. (A separate macro could not: Elysia keeps only one macro's parse hook.)
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../http/errors.ts';
 
 /** Path parameter → the table its id lives in, and the 404 when it does not. */
 const RESOURCES = [

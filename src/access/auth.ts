@@ -2,8 +2,8 @@
 // before the body is parsed or validated so that 401/402/429/404/403 always win over 400.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../app-context.ts';
-import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
-import { checkBeforeBody } from './before-body.ts';
+import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { checkBeforeBody } from '../http/before-body.ts';
 import { assertResourceExists } from './exists.ts';
 import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
