@@ -7,8 +7,8 @@ import { clientIp } from '../http/client-ip.ts';
 import { errorResponse } from '../http/error-response.ts';
 import { socketAddress, type DirectRoute } from '../runtime/index.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
-import { readCapped } from './body.ts';
-import { answerPatiently } from './patient-response.ts';
+import { readCapped } from '../http/body.ts';
+import { answerPatiently } from '../http/patient-response.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
 import { EventDoc, IdentifyDoc, ImportLineDoc, parseEvent, parseIdentify } from './validate.ts';
 

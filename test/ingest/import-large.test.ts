@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { generateEvents } from '../../bench/generate.ts';
-import { answerPatiently } from '../../src/ingest/patient-response.ts';
+import { answerPatiently } from '../../src/http/patient-response.ts';
 import { queryStored, storedRelation } from './inspect-db.ts';
 
 let srv: TestServer;

@@ -1,5 +1,5 @@
 // Reads a request body as text with a hard byte cap, refusing early so a huge body is never held in memory.
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from './errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const decoder = new TextDecoder();

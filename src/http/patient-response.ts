@@ -1,7 +1,7 @@
 // Long requests (a bulk import of millions of lines) outlast the server's 30 s idle timeout once the
 // body is read; past a few seconds the answer is streamed, led by whitespace that keeps the connection alive.
 import { log } from '../log.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from './errors.ts';
 
 const encoder = new TextEncoder();
 
