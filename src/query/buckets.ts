@@ -1,6 +1,6 @@
 // Chart intervals in the site's zone: the label of every bucket in a range (zero-filled by the caller)
 // and the SQL expression putting a UTC timestamp in its local bucket.
-import { badRequest } from '../http/errors.ts';
+import { invalidQuery } from './errors.ts';
 import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc, wallClock } from './calendar.ts';
 import type { Range } from './period.ts';
 import { frag, ident, join, sql, type Fragment } from './sql.ts';
@@ -74,7 +74,7 @@ export function bucketLabels(r: Range, interval: Interval): string[] {
   const out: string[] = [];
   const push = (label: string) => {
     if (out[out.length - 1] === label) return;
-    if (out.length >= MAX_BUCKETS) throw badRequest(`Invalid interval: '${interval}' gives more than ${MAX_BUCKETS} buckets for this range; choose a coarser interval`);
+    if (out.length >= MAX_BUCKETS) throw invalidQuery(`Invalid interval: '${interval}' gives more than ${MAX_BUCKETS} buckets for this range; choose a coarser interval`);
     out.push(label);
   };
   if (interval === 'hour') {

@@ -1,7 +1,7 @@
 // The `filters` parameter (contract §7): parse, validate and resolve into typed filters, or a 400 naming the problem.
 import { z } from 'zod';
 import type { Database } from '../storage/database.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalidQuery } from './errors.ts';
 import { goalMatch, type MatchDef } from './goals-match.ts';
 import { DIMENSIONS, type Level } from './dimensions.ts';
 
@@ -26,7 +26,7 @@ const RawFilter = z.object({
   value: z.union([z.string().max(2000), z.array(z.string().max(2000)).min(1).max(MAX_VALUES)]),
 }).strict();
 
-const fail = (why: string) => badRequest(`Invalid filters: ${why}`);
+const fail = (why: string) => invalidQuery(`Invalid filters: ${why}`);
 
 function target(dimension: string, index: number): Target {
   if (dimension === 'goal') return { kind: 'goal', goals: [] };

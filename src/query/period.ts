@@ -1,5 +1,5 @@
 // Contract §7 periods → a date range in the site's zone plus the UTC instants bounding it (DST-correct).
-import { badRequest } from '../http/errors.ts';
+import { invalidQuery } from './errors.ts';
 import { addDays, addMonths, daysBetween, isDate, iso, monthEnd, monthStart, startOfDayUtc, todayIn } from './calendar.ts';
 
 export const PERIODS = ['day', '7d', '30d', 'month', '12mo', 'custom', 'realtime', 'all'] as const;
@@ -16,7 +16,7 @@ export const REALTIME_MS = 30 * 60_000;
 
 function dateParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (!isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
+  if (!isDate(v)) throw invalidQuery(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
   return v;
 }
 
@@ -36,7 +36,7 @@ export function realtimeRange(tz: string, now = Date.now()): Range {
  */
 export async function resolvePeriod(input: PeriodInput, tz: string, firstDate: () => Promise<string | null>): Promise<Range> {
   const period = (input.period ?? '30d') as Period;
-  if (!PERIODS.includes(period)) throw badRequest(`Invalid period '${input.period}': expected one of ${PERIODS.join(', ')}`);
+  if (!PERIODS.includes(period)) throw invalidQuery(`Invalid period '${input.period}': expected one of ${PERIODS.join(', ')}`);
   const base = dateParam('date', input.date) ?? todayIn(tz);
   switch (period) {
     case 'realtime':
@@ -59,9 +59,9 @@ export async function resolvePeriod(input: PeriodInput, tz: string, firstDate: (
     case 'custom': {
       const from = dateParam('from', input.from);
       const to = dateParam('to', input.to);
-      if (!from || !to) throw badRequest('Invalid range: period=custom requires both from and to (YYYY-MM-DD)');
-      if (from > to) throw badRequest(`Invalid range: from (${from}) is after to (${to})`);
-      if (daysBetween(from, to) > 366 * 20) throw badRequest('Invalid range: at most 20 years');
+      if (!from || !to) throw invalidQuery('Invalid range: period=custom requires both from and to (YYYY-MM-DD)');
+      if (from > to) throw invalidQuery(`Invalid range: from (${from}) is after to (${to})`);
+      if (daysBetween(from, to) > 366 * 20) throw invalidQuery('Invalid range: at most 20 years');
       return dayRange(period, from, to, tz);
     }
   }
