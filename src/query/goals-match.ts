@@ -1,5 +1,5 @@
 // SQL conditions deciding whether a stored event completes a goal or a funnel step; values always bound.
-import { pathTest } from '../goals/path-pattern.ts';
+import { pathTest } from './path-pattern.ts';
 import { frag, join, or, sql, type Fragment } from './sql.ts';
 
 export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; event_name: string };

@@ -49,7 +49,6 @@ const NOT_YET_FIXED = {
   query: [
     'query/first-visit.ts -> sites/model.ts',
     'query/funnels.ts -> funnels/model.ts',
-    'query/goals-match.ts -> goals/path-pattern.ts',
     'query/scope.ts -> sites/model.ts',
   ],
   storage: ['storage/marks.ts -> ingest/log-format.ts'],
