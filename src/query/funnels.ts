@@ -4,11 +4,14 @@
 // k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
 import type { Database } from '../storage/database.ts';
 import { tableSource } from '../storage/sources.ts';
-import type { FunnelWindow } from '../funnels/model.ts';
 import { matchSum, type MatchDef } from './goals-match.ts';
 import { visitsSource, type Scope } from './scope.ts';
 import { one } from './run.ts';
 import { frag, sql } from './sql.ts';
+
+/** How long a visitor has to go through the steps: the visit, or a time from their first step. */
+export const FUNNEL_WINDOWS = ['session', '1h', '1d', '7d', '30d'] as const;
+export type FunnelWindow = (typeof FUNNEL_WINDOWS)[number];
 
 /** Milliseconds allowed from the first step, per window; session windows group by visit instead. */
 const WINDOW_MS: Record<Exclude<FunnelWindow, 'session'>, number> = { '1h': 3_600_000, '1d': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
