@@ -1,9 +1,8 @@
 // Analytics requests → query engine calls: resolve the period and filters for the site, then run one query.
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { realtimeRange, resolvePeriod, type Range } from '../query/period.ts';
-import { firstVisitDate } from '../query/first-visit.ts';
-import { resolveFilters } from '../query/filters.ts';
+import { realtimeRange, type Range } from '../query/period.ts';
+import { scopeFor as scopeOf, type CommonQuery } from '../query/common-query.ts';
 import type { Scope } from '../query/scope.ts';
 import { stats as statsQuery } from '../query/aggregate.ts';
 import { chart } from '../query/charts.ts';
@@ -14,14 +13,10 @@ import { defaultInterval, type Interval } from '../query/buckets.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
 import type { Comparison } from '../query/period.ts';
 import { listAnnotations } from '../annotations/service.ts';
-import type { BreakdownQuery, CommonQuery } from './model.ts';
+import type { BreakdownQuery } from './model.ts';
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
-export async function scopeFor(ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> {
-  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(ctx.db, ctx.parquet, site)));
-  const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return { site, range: r, filters, files: ctx.parquet };
-}
+const scopeFor = (ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> => scopeOf(ctx.db, ctx.parquet, site, q, range);
 
 export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison }) {
   return statsQuery(ctx.db, await scopeFor(ctx, site, q), q.compare ?? 'previous_period');

@@ -2,8 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/period.ts';
-import { scopeFor } from '../analytics/service.ts';
-import type { CommonQuery } from '../analytics/model.ts';
+import { scopeFor, type CommonQuery } from '../query/common-query.ts';
 import type { AppContext } from '../app-context.ts';
 import { goalMatch, type MatchDef } from '../query/goals-match.ts';
 import { funnelCounts } from '../query/funnels.ts';
@@ -28,7 +27,7 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
 export async function analyzeFunnel(ctx: AppContext, site: Site, funnelId: string, q: CommonQuery) {
   const db = ctx.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
-  const scope = await scopeFor(ctx, site, q);
+  const scope = await scopeFor(db, ctx.parquet, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;

@@ -7,7 +7,8 @@ import { envelope, errorResponses, ok, reportErrorResponses } from '../http/enve
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
 import * as stats from './stats.ts';
-import { ChartsQuery, CommonQuery } from '../analytics/model.ts';
+import { ChartsQuery } from '../analytics/model.ts';
+import { CommonQuery } from '../query/common-query.ts';
 import { PageQuery } from '../http/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };

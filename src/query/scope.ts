@@ -1,7 +1,6 @@
 // A query's scope — site, time range, filters — as the filtered visits and events relations every metric reads.
 import { tableSource } from '../storage/sources.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
-import type { Site } from '../sites/model.ts';
 import type { Range } from './period.ts';
 import type { Filter } from './filters.ts';
 import { conditions, isVisitLevel } from './filter-sql.ts';
@@ -9,8 +8,11 @@ import { ident, sql, type Fragment } from './sql.ts';
 import { iso } from './calendar.ts';
 import { countedOn, type Metric, type Table } from './metrics.ts';
 
+/** What the engine needs of a site: where its rows are, its zone and currency, and when it was created (period=all). */
+export type ScopeSite = { id: string; timezone: string; currency: string; created_at: string };
+
 /** `files`: the server's Parquet manifest, where tableSource() finds the compacted rows. */
-export type Scope = { site: Site; range: Range; filters: Filter[]; files: ParquetManifest };
+export type Scope = { site: ScopeSite; range: Range; filters: Filter[]; files: ParquetManifest };
 
 /**
  * A visit belongs to the range its start falls in, its events to the range they fall in. The cross-table

@@ -47,8 +47,6 @@ const SQL = /\b(SELECT\s[\s\S]{0,400}?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SE
  */
 const NOT_YET_FIXED = {
   query: [
-    'query/first-visit.ts -> sites/model.ts',
-    'query/scope.ts -> sites/model.ts',
   ],
   storage: ['storage/marks.ts -> ingest/log-format.ts'],
   http: [] as string[],
