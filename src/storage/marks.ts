@@ -8,9 +8,9 @@
 import type { Tx } from './database.ts';
 import { ParquetManifest, sqlPath, type ParquetFile } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
-import { EVENT_COLUMN_LIST } from '../ingest/log-format.ts';
+import { EVENT_COLUMN_LIST } from './event-columns.ts';
 
-/** Every column of a stored event file: the log's event columns, then the marks. */
+/** Every column of a stored event file: the event columns, then the marks. */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev`;
 
 /**
