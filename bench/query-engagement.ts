@@ -8,12 +8,12 @@ import { Database } from '../src/storage/database.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { SiteCache } from '../src/sites/site-cache.ts';
 import { tableSource } from '../src/storage/sources.ts';
-import { engagementByPage } from '../src/query/engagement.ts';
-import { eventsSource, type Scope } from '../src/query/scope.ts';
-import { resolveFilters } from '../src/query/filters.ts';
-import { dayRange } from '../src/query/period.ts';
-import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
-import { sql, type Fragment } from '../src/query/sql.ts';
+import { engagementByPage } from '../src/query/plan/engagement-sources.ts';
+import { eventsSource, type Scope } from '../src/query/plan/scope.ts';
+import { resolveFilters } from '../src/query/parse/filters.ts';
+import { dayRange } from '../src/query/parse/period.ts';
+import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
+import { sql, type Fragment } from '../src/storage/sql.ts';
 
 const { values: args } = parseArgs({
   options: { dir: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' } },

@@ -18,8 +18,8 @@ import { importEvents } from '../src/ingest/import.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import { Compactor } from '../src/storage/compaction.ts';
 import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
-import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
-import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
+import { dayRange, realtimeRange, type Range } from '../src/query/parse/period.ts';
+import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
 
 const { values: args } = parseArgs({

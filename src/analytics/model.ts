@@ -1,9 +1,9 @@
 // Query and response schemas of the analytics endpoints (contract §7, §8); they also generate the OpenAPI document.
 import { z } from 'zod';
-import { COMPARISONS } from '../query/period.ts';
-import { CommonQuery } from '../query/common-query.ts';
-import { INTERVALS } from '../query/buckets.ts';
-import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
+import { COMPARISONS } from '../query/parse/period.ts';
+import { CommonQuery } from '../query/parse/common-query.ts';
+import { INTERVALS } from '../query/sql/buckets.ts';
+import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
 import { PaginationSchema } from '../http/envelope.ts';
 
 const Compare = z.enum(COMPARISONS).optional().describe('previous_period (default), year_over_year or none');

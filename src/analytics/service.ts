@@ -1,17 +1,17 @@
 // Analytics requests → query engine calls: resolve the period and filters for the site, then run one query.
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { realtimeRange, type Range } from '../query/period.ts';
-import { scopeFor as scopeOf, type CommonQuery } from '../query/common-query.ts';
-import type { Scope } from '../query/scope.ts';
-import { stats as statsQuery } from '../query/aggregate.ts';
-import { chart } from '../query/charts.ts';
-import { breakdown as breakdownQuery } from '../query/breakdown.ts';
-import { realtime as realtimeQuery } from '../query/realtime.ts';
-import { revenue as revenueQuery } from '../query/revenue.ts';
-import { defaultInterval, type Interval } from '../query/buckets.ts';
-import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
-import type { Comparison } from '../query/period.ts';
+import { realtimeRange, type Range } from '../query/parse/period.ts';
+import { scopeFor as scopeOf, type CommonQuery } from '../query/parse/common-query.ts';
+import type { Scope } from '../query/plan/scope.ts';
+import { stats as statsQuery } from '../query/reports/aggregate.ts';
+import { chart } from '../query/reports/charts.ts';
+import { breakdown as breakdownQuery } from '../query/reports/breakdown.ts';
+import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
+import { revenue as revenueQuery } from '../query/reports/revenue.ts';
+import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
+import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
+import type { Comparison } from '../query/parse/period.ts';
 import { listAnnotations } from '../annotations/service.ts';
 import type { BreakdownQuery } from './model.ts';
 

@@ -1,12 +1,12 @@
 // Funnel analysis report: resolve steps (goal steps → their goal's definition), run the one query, derive rates.
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
-import { rangeEcho } from '../query/period.ts';
-import { scopeFor, type CommonQuery } from '../query/common-query.ts';
+import { rangeEcho } from '../query/parse/period.ts';
+import { scopeFor, type CommonQuery } from '../query/parse/common-query.ts';
 import type { AppContext } from '../app-context.ts';
-import { goalMatch, type MatchDef } from '../query/goals-match.ts';
-import { funnelCounts } from '../query/funnels.ts';
-import { conversionRate } from '../query/metrics.ts';
+import { goalMatch, type MatchDef } from '../query/sql/goals-match.ts';
+import { funnelCounts } from '../query/reports/funnels.ts';
+import { conversionRate } from '../query/sql/metrics.ts';
 import { listGoals } from '../goals/service.ts';
 import type { Funnel, FunnelStep } from './model.ts';
 import { getFunnel } from './service.ts';

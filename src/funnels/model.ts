@@ -1,7 +1,7 @@
 // Funnel shapes (contract §8): 2–8 ordered steps and a conversion window.
 import { z } from 'zod';
 import { RangeSchema } from '../goals/model.ts';
-import { FUNNEL_WINDOWS } from '../query/funnels.ts';
+import { FUNNEL_WINDOWS } from '../query/reports/funnels.ts';
 
 export const StepSchema = z.object({
   type: z.enum(['pageview', 'event', 'goal']),

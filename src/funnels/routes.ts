@@ -7,7 +7,7 @@ import { envelope, errorResponses, ok, reportErrorResponses } from '../http/enve
 import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from './model.ts';
 import * as funnels from './service.ts';
 import { analyzeFunnel } from './analysis.ts';
-import { CommonQuery } from '../query/common-query.ts';
+import { CommonQuery } from '../query/parse/common-query.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })

@@ -8,7 +8,7 @@ import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStat
 import * as goals from './service.ts';
 import * as stats from './stats.ts';
 import { ChartsQuery } from '../analytics/model.ts';
-import { CommonQuery } from '../query/common-query.ts';
+import { CommonQuery } from '../query/parse/common-query.ts';
 import { PageQuery } from '../http/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };

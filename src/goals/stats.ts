@@ -1,10 +1,10 @@
 // Goal reports: resolve the common parameters (as the analytics endpoints do) and goal definitions, then query.
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { rangeEcho } from '../query/period.ts';
-import { defaultInterval, type Interval } from '../query/buckets.ts';
-import { goalCompletions, goalDetail, goalsStats } from '../query/goals.ts';
-import { scopeFor, type CommonQuery } from '../query/common-query.ts';
+import { rangeEcho } from '../query/parse/period.ts';
+import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
+import { goalCompletions, goalDetail, goalsStats } from '../query/reports/goals.ts';
+import { scopeFor, type CommonQuery } from '../query/parse/common-query.ts';
 import type { Page } from '../http/page-query.ts';
 import { getGoal, listGoals } from './service.ts';
 

@@ -1,7 +1,7 @@
 // Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear QueryError.
 import { isOutOfMemory, type Database, type Row } from '../storage/database.ts';
 import { QueryError } from './errors.ts';
-import type { Fragment } from './sql.ts';
+import type { Fragment } from '../storage/sql.ts';
 
 /** DuckDB's buffer pool is capped (DUCKDB_MEMORY_LIMIT); a long period over a big site can exceed it. */
 async function guarded<T>(q: Promise<T>): Promise<T> {

@@ -3,8 +3,8 @@ import type { Database } from '../storage/database.ts';
 import type { AppContext } from '../app-context.ts';
 import { notFound } from '../http/errors.ts';
 import { listGoals } from '../goals/service.ts';
-import { goalMatch } from '../query/goals-match.ts';
-import { listVisitors, visitorEvents, visitorProfile } from '../query/visitors.ts';
+import { goalMatch } from '../query/sql/goals-match.ts';
+import { listVisitors, visitorEvents, visitorProfile } from '../query/reports/visitors.ts';
 import type { Page } from '../http/page-query.ts';
 import type { TimelineEvent, Visitor } from './model.ts';
 

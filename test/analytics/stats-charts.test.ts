@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadFixture, WEEK, type Fixture } from './setup.ts';
 import { importLines } from './fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { todayIn } from '../../src/query/calendar.ts';
+import { todayIn } from '../../src/query/parse/calendar.ts';
 
 let f: Fixture;
 beforeAll(async () => { f = await loadFixture(); });

@@ -12,8 +12,8 @@ import { client, setupAccount } from '../helpers/api.ts';
 import { execStored, importLines, queryStored, sendEvent, storedRelation } from '../ingest/inspect-db.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
-import { marksHold } from '../../src/query/marks.ts';
-import type { Scope } from '../../src/query/scope.ts';
+import { marksHold } from '../../src/query/plan/marked-sources.ts';
+import type { Scope } from '../../src/query/plan/scope.ts';
 
 let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;

@@ -1,6 +1,6 @@
 // Typed filters → WHERE fragments. Values and property keys are always bound parameters.
-import { and, ident, oneOf, or, sql, type Fragment } from './sql.ts';
-import type { Filter } from './filters.ts';
+import { and, ident, oneOf, or, sql, type Fragment } from '../../storage/sql.ts';
+import type { Filter } from '../parse/filters.ts';
 import { anyGoalCondition } from './goals-match.ts';
 
 /** The label a client sees for a missing value also selects it: `is "(none)"` matches NULL. */

@@ -1,12 +1,12 @@
 // Visitor profiles: the paginated list (with lifetime goal completions counted against current goals)
 // and one visitor's events, newest first. Profiles come from the visitors table; events through tableSource().
-import type { Database } from '../storage/database.ts';
-import { tableSource } from '../storage/sources.ts';
-import type { ParquetManifest } from '../storage/parquet-layout.ts';
-import { goalCountExpr, type MatchDef } from './goals-match.ts';
-import { limitOffset, type Paging } from './paging.ts';
-import { one, rows } from './run.ts';
-import { frag, sql } from './sql.ts';
+import type { Database } from '../../storage/database.ts';
+import { tableSource } from '../../storage/sources.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
+import { goalCountExpr, type MatchDef } from '../sql/goals-match.ts';
+import { limitOffset, type Paging } from '../sql/paging.ts';
+import { one, rows } from '../run.ts';
+import { frag, sql } from '../../storage/sql.ts';
 
 const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_url, external_id, custom::VARCHAR AS custom,
   first_seen_at, last_seen_at, total_sessions, total_pageviews, total_revenue::DOUBLE AS total_revenue,

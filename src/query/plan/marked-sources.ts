@@ -2,11 +2,11 @@
 // as their visitor's (or visit's) first in the range, per page, per chart bucket or overall, so that summing
 // the flags replaces count(DISTINCT …). Exact only for an unfiltered scope (a filter can drop the earlier
 // occurrence a mark points to) whose range starts after the site's stale marks, if any.
-import type { Database } from '../storage/database.ts';
-import { MARK_OFFSET_MS } from '../storage/marks.ts';
+import type { Database } from '../../storage/database.ts';
+import { MARK_OFFSET_MS } from '../../storage/marks.ts';
 import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
-import { one } from './run.ts';
-import { frag, sql, type Fragment } from './sql.ts';
+import { one } from '../run.ts';
+import { frag, sql, type Fragment } from '../../storage/sql.ts';
 
 /** True when the marks answer `scope` exactly. */
 export async function marksHold(db: Database, scope: Scope): Promise<boolean> {

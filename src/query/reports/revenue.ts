@@ -1,14 +1,14 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
-import type { Database } from '../storage/database.ts';
-import { eventsSource, purchasesSource, type Scope } from './scope.ts';
-import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
+import type { Database } from '../../storage/database.ts';
+import { eventsSource, purchasesSource, type Scope } from '../plan/scope.ts';
+import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { changes } from './aggregate.ts';
-import { conversionRate, money } from './metrics.ts';
-import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
-import { one, rows } from './run.ts';
-import { marksHold, scopeVisitors } from './marks.ts';
-import { frag, sql, type Fragment } from './sql.ts';
+import { conversionRate, money } from '../sql/metrics.ts';
+import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
+import { one, rows } from '../run.ts';
+import { marksHold, scopeVisitors } from '../plan/marked-sources.ts';
+import { frag, sql, type Fragment } from '../../storage/sql.ts';
 
 /**
  * One row per order: paid events in the scope (from the purchases registry when unfiltered), an order_id

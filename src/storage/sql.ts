@@ -1,5 +1,5 @@
 // SQL fragments with their bound parameters, composed without ever splicing a user value into the text.
-import type { Param } from '../storage/database.ts';
+import type { Param } from './database.ts';
 
 export type Fragment = { sql: string; params: Param[] };
 

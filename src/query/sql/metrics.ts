@@ -1,6 +1,6 @@
 // The metric registry (contract §7): each metric's SQL on the table it is counted from, and its rounding.
 // This file is the single definition; stats, charts and breakdowns all select from it.
-import { frag, type Fragment } from './sql.ts';
+import { frag, type Fragment } from '../../storage/sql.ts';
 
 /**
  * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.

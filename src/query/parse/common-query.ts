@@ -1,11 +1,11 @@
 // The parameters every report takes (period, date, from, to, filters) and the scope they resolve to for a site.
 import { z } from 'zod';
-import type { Database } from '../storage/database.ts';
-import type { ParquetManifest } from '../storage/parquet-layout.ts';
+import type { Database } from '../../storage/database.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
 import { resolveFilters } from './filters.ts';
-import type { Scope, ScopeSite } from './scope.ts';
+import type { Scope, ScopeSite } from '../plan/scope.ts';
 
 const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
 

@@ -1,9 +1,9 @@
 // The last 30 minutes (contract §8 realtime): visitors, pageviews and the pages being viewed.
-import type { Database } from '../storage/database.ts';
-import { eventsSource, type Scope } from './scope.ts';
-import { finish, selectMetrics } from './metrics.ts';
-import { one, rows } from './run.ts';
-import { sql } from './sql.ts';
+import type { Database } from '../../storage/database.ts';
+import { eventsSource, type Scope } from '../plan/scope.ts';
+import { finish, selectMetrics } from '../sql/metrics.ts';
+import { one, rows } from '../run.ts';
+import { sql } from '../../storage/sql.ts';
 
 const TOP_PAGES = 10;
 

@@ -1,15 +1,15 @@
 // Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
 // Events are read through eventsSource → tableSource only; goal matching is in goals-match.ts.
-import type { Database } from '../storage/database.ts';
-import { tableSource } from '../storage/sources.ts';
-import type { ParquetManifest } from '../storage/parquet-layout.ts';
-import { anyGoalCondition, goalMatch, matchCondition } from './goals-match.ts';
-import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from './buckets.ts';
-import { eventsSource, visitsSource, type Scope } from './scope.ts';
-import { join, sql, frag, type Fragment } from './sql.ts';
-import { conversionRate, money } from './metrics.ts';
-import { limitOffset, type Paging } from './paging.ts';
-import { one, rows } from './run.ts';
+import type { Database } from '../../storage/database.ts';
+import { tableSource } from '../../storage/sources.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
+import { anyGoalCondition, goalMatch, matchCondition } from '../sql/goals-match.ts';
+import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from '../sql/buckets.ts';
+import { eventsSource, visitsSource, type Scope } from '../plan/scope.ts';
+import { join, sql, frag, type Fragment } from '../../storage/sql.ts';
+import { conversionRate, money } from '../sql/metrics.ts';
+import { limitOffset, type Paging } from '../sql/paging.ts';
+import { one, rows } from '../run.ts';
 
 export type GoalDef = { id: string; name: string; type: string; path?: string | null; event_name?: string | null; value?: number | null };
 export type Completion = { timestamp: string; visitor_id: string | null; page: string | null; event_name: string | null; revenue: number };

@@ -1,5 +1,5 @@
 // Contract §7 periods → a date range in the site's zone plus the UTC instants bounding it (DST-correct).
-import { invalidQuery } from './errors.ts';
+import { invalidQuery } from '../errors.ts';
 import { addDays, addMonths, daysBetween, isDate, iso, monthEnd, monthStart, startOfDayUtc, todayIn } from './calendar.ts';
 
 export const PERIODS = ['day', '7d', '30d', 'month', '12mo', 'custom', 'realtime', 'all'] as const;

@@ -2,12 +2,12 @@
 // epoch_ms × 256 + step bitmask, so that numeric order is time order; then, step by step, each visit (or
 // visitor, for time windows) picks the earliest event of step k strictly after the one chosen for step
 // k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
-import type { Database } from '../storage/database.ts';
-import { tableSource } from '../storage/sources.ts';
-import { matchSum, type MatchDef } from './goals-match.ts';
-import { visitsSource, type Scope } from './scope.ts';
-import { one } from './run.ts';
-import { frag, sql } from './sql.ts';
+import type { Database } from '../../storage/database.ts';
+import { tableSource } from '../../storage/sources.ts';
+import { matchSum, type MatchDef } from '../sql/goals-match.ts';
+import { visitsSource, type Scope } from '../plan/scope.ts';
+import { one } from '../run.ts';
+import { frag, sql } from '../../storage/sql.ts';
 
 /** How long a visitor has to go through the steps: the visit, or a time from their first step. */
 export const FUNNEL_WINDOWS = ['session', '1h', '1d', '7d', '30d'] as const;

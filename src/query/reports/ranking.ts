@@ -2,10 +2,10 @@
 // count bounds its visitors from above, so only groups whose count can still reach the K-th best need the
 // expensive exact pass (Zipf-shaped data: a few dozen of ~2,000 pages). Dimensions marked `few` (see
 // dimensions.ts) count every group in one exact pass instead.
-import type { Database, Row } from '../storage/database.ts';
-import { selectMetrics, type Metric, type Table } from './metrics.ts';
-import { rows } from './run.ts';
-import { frag, ident, oneOf, sql, type Fragment } from './sql.ts';
+import type { Database, Row } from '../../storage/database.ts';
+import { selectMetrics, type Metric, type Table } from '../sql/metrics.ts';
+import { rows } from '../run.ts';
+import { frag, ident, oneOf, sql, type Fragment } from '../../storage/sql.ts';
 
 /** `tally`: the `tally` aggregates of rankGroups summed over every group. */
 export type Ranked = { rows: Row[]; groups: number; tally?: Row };

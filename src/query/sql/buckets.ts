@@ -1,9 +1,9 @@
 // Chart intervals in the site's zone: the label of every bucket in a range (zero-filled by the caller)
 // and the SQL expression putting a UTC timestamp in its local bucket.
-import { invalidQuery } from './errors.ts';
-import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc, wallClock } from './calendar.ts';
-import type { Range } from './period.ts';
-import { frag, ident, join, sql, type Fragment } from './sql.ts';
+import { invalidQuery } from '../errors.ts';
+import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc, wallClock } from '../parse/calendar.ts';
+import type { Range } from '../parse/period.ts';
+import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 
 export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];

@@ -1,6 +1,6 @@
 // SQL conditions deciding whether a stored event completes a goal or a funnel step; values always bound.
 import { pathTest } from './path-pattern.ts';
-import { frag, join, or, sql, type Fragment } from './sql.ts';
+import { frag, join, or, sql, type Fragment } from '../../storage/sql.ts';
 
 export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; event_name: string };
 

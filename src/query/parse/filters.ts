@@ -1,8 +1,8 @@
 // The `filters` parameter (contract §7): parse, validate and resolve into typed filters, or a 400 naming the problem.
 import { z } from 'zod';
-import type { Database } from '../storage/database.ts';
-import { invalidQuery } from './errors.ts';
-import { goalMatch, type MatchDef } from './goals-match.ts';
+import type { Database } from '../../storage/database.ts';
+import { invalidQuery } from '../errors.ts';
+import { goalMatch, type MatchDef } from '../sql/goals-match.ts';
 import { DIMENSIONS, type Level } from './dimensions.ts';
 
 export const OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;

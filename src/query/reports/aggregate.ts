@@ -1,12 +1,12 @@
 // Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events
 // (or their per-slot counts).
-import type { Database } from '../storage/database.ts';
-import { metricsSource, type Scope } from './scope.ts';
-import { change, finish, selectMetrics, viewsPerVisit, type Metric } from './metrics.ts';
-import { comparisonRange, rangeEcho, type Comparison } from './period.ts';
-import { one } from './run.ts';
-import { marksHold, scopeVisitors } from './marks.ts';
-import { sql } from './sql.ts';
+import type { Database } from '../../storage/database.ts';
+import { metricsSource, type Scope } from '../plan/scope.ts';
+import { change, finish, selectMetrics, viewsPerVisit, type Metric } from '../sql/metrics.ts';
+import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
+import { one } from '../run.ts';
+import { marksHold, scopeVisitors } from '../plan/marked-sources.ts';
+import { sql } from '../../storage/sql.ts';
 
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const EVENT_METRICS = ['pageviews', 'events'] as const satisfies Metric[];

@@ -1,17 +1,17 @@
 // The one breakdown builder (contract §8): group a scope by a registered dimension, rank, paginate, and
 // complete each row with the metrics that live on the other table (e.g. bounce rate of a page's entries).
-import type { Database } from '../storage/database.ts';
-import { dimension, type Dimension } from './dimensions.ts';
-import { scopedTable, type Scope } from './scope.ts';
-import { finish, percentage, selectMetrics, countedOn, type Metric } from './metrics.ts';
-import { rangeEcho } from './period.ts';
-import { engagementByPage } from './engagement.ts';
+import type { Database } from '../../storage/database.ts';
+import { dimension, type Dimension } from '../parse/dimensions.ts';
+import { scopedTable, type Scope } from '../plan/scope.ts';
+import { finish, percentage, selectMetrics, countedOn, type Metric } from '../sql/metrics.ts';
+import { rangeEcho } from '../parse/period.ts';
+import { engagementByPage } from '../plan/engagement-sources.ts';
 import { LABELLERS } from './labels.ts';
-import { offsetOf, type Paging } from './paging.ts';
+import { offsetOf, type Paging } from '../sql/paging.ts';
 import { rankGroups } from './ranking.ts';
-import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS } from './marks.ts';
-import { one, rows } from './run.ts';
-import { frag, ident, sql, type Fragment } from './sql.ts';
+import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS } from '../plan/marked-sources.ts';
+import { one, rows } from '../run.ts';
+import { frag, ident, sql, type Fragment } from '../../storage/sql.ts';
 
 const ROW_METRICS = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const PAGE_METRICS = ['time_on_page', 'scroll_depth'] as const satisfies Metric[];

@@ -1,11 +1,11 @@
 // Time on page and scroll depth. The tracker reports them for the page being left, on the next pageview
 // of the visit (spec §2.2: "seconds spent on the previous page"); ingestion stores that page on the event
 // (engaged_path / engaged_hostname), so a report is grouped by it without windowing the visit.
-import { tableSource } from '../storage/sources.ts';
+import { tableSource } from '../../storage/sources.ts';
 import { eventsSource, type Scope } from './scope.ts';
-import { selectMetrics } from './metrics.ts';
-import { iso } from './calendar.ts';
-import { frag, ident, join, sql, type Fragment } from './sql.ts';
+import { selectMetrics } from '../sql/metrics.ts';
+import { iso } from '../parse/calendar.ts';
+import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 
 const DAY_MS = 86_400_000;
 

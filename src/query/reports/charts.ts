@@ -1,13 +1,13 @@
 // Time series (contract §8 charts): visit metrics per local bucket from visits, pageviews from events (or
 // their per-slot counts), every bucket present (empty ones zero).
-import type { Database } from '../storage/database.ts';
-import { metricsSource, type Scope } from './scope.ts';
-import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from './buckets.ts';
-import { finish, selectMetrics, type Metric } from './metrics.ts';
-import { rangeEcho } from './period.ts';
-import { rows } from './run.ts';
-import { sql, type Fragment } from './sql.ts';
-import { marksHold, visitorsPerBucket } from './marks.ts';
+import type { Database } from '../../storage/database.ts';
+import { metricsSource, type Scope } from '../plan/scope.ts';
+import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
+import { finish, selectMetrics, type Metric } from '../sql/metrics.ts';
+import { rangeEcho } from '../parse/period.ts';
+import { rows } from '../run.ts';
+import { sql, type Fragment } from '../../storage/sql.ts';
+import { marksHold, visitorsPerBucket } from '../plan/marked-sources.ts';
 
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
 const EVENT_METRICS = ['pageviews'] as const satisfies Metric[];

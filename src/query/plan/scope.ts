@@ -1,12 +1,12 @@
 // A query's scope — site, time range, filters — as the filtered visits and events relations every metric reads.
-import { tableSource } from '../storage/sources.ts';
-import type { ParquetManifest } from '../storage/parquet-layout.ts';
-import type { Range } from './period.ts';
-import type { Filter } from './filters.ts';
-import { conditions, isVisitLevel } from './filter-sql.ts';
-import { ident, sql, type Fragment } from './sql.ts';
-import { iso } from './calendar.ts';
-import { countedOn, type Metric, type Table } from './metrics.ts';
+import { tableSource } from '../../storage/sources.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
+import type { Range } from '../parse/period.ts';
+import type { Filter } from '../parse/filters.ts';
+import { conditions, isVisitLevel } from '../sql/filter-sql.ts';
+import { ident, sql, type Fragment } from '../../storage/sql.ts';
+import { iso } from '../parse/calendar.ts';
+import { countedOn, type Metric, type Table } from '../sql/metrics.ts';
 
 /** What the engine needs of a site: where its rows are, its zone and currency, and when it was created (period=all). */
 export type ScopeSite = { id: string; timezone: string; currency: string; created_at: string };

@@ -1,5 +1,5 @@
 // Page/limit of a paginated report (page from 1) and the one place that turns it into rows to skip.
-import { sql, type Fragment } from './sql.ts';
+import { sql, type Fragment } from '../../storage/sql.ts';
 
 export type Paging = { page: number; limit: number };
 
