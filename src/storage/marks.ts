@@ -2,7 +2,7 @@
 // and when the visitor was last on the same page, signed by whether that was in the same visit (page_prev).
 // Over a range starting at `from`, an event is its visitor's first on the page in range exactly when that
 // earlier time is before `from`, and likewise for visits and for the visitor overall — so distinct visitors
-// and visits per page become sums over one scan (query/marks.ts).
+// and visits per page become sums over one scan (query/plan/marked-sources.ts).
 // The loader marks each batch from visitor_history; an event older than its visitor's latest stored one
 // (an import of past data) records the site in marks_stale, and compaction then recomputes the site's marks.
 import type { Tx } from './database.ts';

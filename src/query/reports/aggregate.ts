@@ -1,11 +1,10 @@
 // Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events
 // (or their per-slot counts).
 import type { Database } from '../../storage/database.ts';
-import { metricsSource, type Scope } from '../plan/scope.ts';
+import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { change, finish, selectMetrics, viewsPerVisit, type Metric } from '../sql/metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
 import { one } from '../run.ts';
-import { marksHold, scopeVisitors } from '../plan/marked-sources.ts';
 import { sql } from '../../storage/sql.ts';
 
 const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
@@ -17,18 +16,19 @@ export type Totals = {
 };
 
 /** `metrics` of `table` over the scope, in one row. */
-function count(db: Database, scope: Scope, table: 'visits' | 'events', metrics: readonly Metric[]) {
-  const src = metricsSource(scope, table, metrics);
+function count(db: Database, plan: Plan, table: 'visits' | 'events', metrics: readonly Metric[]) {
+  const src = plan.metrics(table, metrics);
   return one(db, sql`SELECT ${selectMetrics(metrics, src.table)} FROM ${src.from}`);
 }
 
 export async function totals(db: Database, scope: Scope): Promise<Totals> {
   // Where the marks hold, visitors are a sum over the visits' marks instead of a distinct count beside the rest.
-  const marks = await marksHold(db, scope);
+  const plan = planFor(db, scope);
+  const marks = await plan.marks();
   const [v, e, who] = await Promise.all([
-    count(db, scope, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
-    count(db, scope, 'events', EVENT_METRICS),
-    marks ? one(db, scopeVisitors(scope, 'visits', true)) : undefined,
+    count(db, plan, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
+    count(db, plan, 'events', EVENT_METRICS),
+    marks ? plan.visitors('visits').then((q) => one(db, q)) : undefined,
   ]);
   const vm = finish(VISIT_METRICS, { ...v, ...who });
   const em = finish(EVENT_METRICS, e);

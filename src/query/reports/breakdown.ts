@@ -2,14 +2,12 @@
 // complete each row with the metrics that live on the other table (e.g. bounce rate of a page's entries).
 import type { Database } from '../../storage/database.ts';
 import { dimension, type Dimension } from '../parse/dimensions.ts';
-import { scopedTable, type Scope } from '../plan/scope.ts';
+import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { finish, percentage, selectMetrics, countedOn, type Metric } from '../sql/metrics.ts';
 import { rangeEcho } from '../parse/period.ts';
-import { engagementByPage } from '../plan/engagement-sources.ts';
 import { LABELLERS } from './labels.ts';
 import { offsetOf, type Paging } from '../sql/paging.ts';
 import { rankGroups } from './ranking.ts';
-import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS } from '../plan/marked-sources.ts';
 import { one, rows } from '../run.ts';
 import { frag, ident, sql, type Fragment } from '../../storage/sql.ts';
 
@@ -29,11 +27,11 @@ async function byName(db: Database, q: Fragment) {
  * Every group is counted and the names kept afterwards: hashing each row into its group costs half of
  * testing it against the names (entry pages over 12 months: 41 → 19 ms).
  */
-function companionQuery(scope: Scope, dim: Dimension, metrics: Metric[], names: string[] | 'all'): Fragment {
+function companionQuery(plan: Plan, dim: Dimension, metrics: Metric[], names: string[] | 'all'): Fragment {
   const table: Stored = tableOf(dim) === 'visits' ? 'events' : 'visits';
   const col = ident(dim.companion!);
   return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)}
-    FROM ${scopedTable(scope, table)} GROUP BY ALL ${names === 'all' ? frag('') : sql`HAVING ${col} = ANY(${names}::VARCHAR[])`}`;
+    FROM ${table === 'visits' ? plan.visits() : plan.events()} GROUP BY ALL ${names === 'all' ? frag('') : sql`HAVING ${col} = ANY(${names}::VARCHAR[])`}`;
 }
 
 export async function breakdown(db: Database, scope: Scope, dimName: string, paging: Paging, withPageMetrics = false) {
@@ -43,18 +41,17 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const there = ROW_METRICS.filter((m) => !countedOn(m, table));
   // Where the first-occurrence marks hold, a page's visitors and visits and the scope's visitors are sums:
   // every page is counted exactly in one pass (as the `few` dimensions are), which also yields the total.
-  const marks = await marksHold(db, scope);
-  const byPage = marks && table === 'events' && dim.column === 'path';
-  const src = byPage ? markedEvents(scope) : scopedTable(scope, table);
-  const rank = rankGroups(db, src, dim.column, here, byPage ? 'marked' : table, offsetOf(paging), paging.limit, dim.few || byPage,
-    byPage ? sql`${SCOPE_VISITORS} AS scope_visitors` : undefined);
+  const plan = planFor(db, scope);
+  const src = await plan.groups(table, dim.column);
+  const byPage = src.scopeVisitors !== undefined;
+  const rank = rankGroups(db, src.from, dim.column, here, src.table, offsetOf(paging), paging.limit, dim.few || byPage, src.scopeVisitors);
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();
   /** The other table's metrics and the page metrics of `names`: after ranking, or of every page beside it. */
   const complete = (names: string[] | 'all') => Promise.all([
-    there.length && dim.companion && names.length ? byName(db, companionQuery(scope, dim, there, names)) : none,
-    withPageMetrics && pageColumn && names.length ? byName(db, engagementByPage(scope, pageColumn, names)) : none,
+    there.length && dim.companion && names.length ? byName(db, companionQuery(plan, dim, there, names)) : none,
+    withPageMetrics && pageColumn && names.length ? byName(db, plan.engagement(pageColumn, names)) : none,
   ]);
   // With marks every page is counted anyway, and completing them all side by side keeps both cores busy
   // through the ranking's single-threaded stretches (30 days: 110–120 → ~90 ms).
@@ -62,7 +59,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   // Its error surfaces where it is awaited below; should the ranking fail first, it would otherwise be an
   // unhandled rejection, which ends the process.
   early?.catch(() => {});
-  const [ranked, all] = await Promise.all([rank, byPage ? rank.then((r) => ({ visitors: r.tally!.scope_visitors })) : one(db, scopeVisitors(scope, table, marks))]);
+  const [ranked, all] = await Promise.all([rank, byPage ? rank.then((r) => ({ visitors: r.tally!.scope_visitors })) : plan.visitors(table).then((q) => one(db, q))]);
   const [extra, engagement] = await (early ?? complete(ranked.rows.map((r) => r.name).filter((n): n is string => n !== null)));
   const totalVisitors = Number(all?.visitors ?? 0);
   const label = LABELLERS[dim.name];

@@ -3,9 +3,8 @@
 // visitor, for time windows) picks the earliest event of step k strictly after the one chosen for step
 // k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
 import type { Database } from '../../storage/database.ts';
-import { tableSource } from '../../storage/sources.ts';
 import { matchSum, type MatchDef } from '../sql/goals-match.ts';
-import { visitsSource, type Scope } from '../plan/scope.ts';
+import { planFor, type Scope } from '../plan/planner.ts';
 import { one } from '../run.ts';
 import { frag, sql } from '../../storage/sql.ts';
 
@@ -26,9 +25,7 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
 export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
   const mask = matchSum(steps, steps.map((_, k) => 1 << k));
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
-  const events = scope.filters.length
-    ? sql`(SELECT * FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE visit_id IN (SELECT visit_id FROM ${visitsSource(scope)}))`
-    : tableSource(scope.files, 'events', scope.site.id, scope.range);
+  const events = planFor(db, scope).eventsOfVisits();
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
   const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.s1 >> 8) + ${WINDOW_MS[window]}`;
   // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the

@@ -1,11 +1,10 @@
 // Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
-// Events are read through eventsSource → tableSource only; goal matching is in goals-match.ts.
+// Events are read through the planner only; goal matching is in goals-match.ts.
 import type { Database } from '../../storage/database.ts';
-import { tableSource } from '../../storage/sources.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from '../sql/goals-match.ts';
 import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from '../sql/buckets.ts';
-import { eventsSource, visitsSource, type Scope } from '../plan/scope.ts';
+import { planFor, siteRows, type Scope } from '../plan/planner.ts';
 import { join, sql, frag, type Fragment } from '../../storage/sql.ts';
 import { conversionRate, money } from '../sql/metrics.ts';
 import { limitOffset, type Paging } from '../sql/paging.ts';
@@ -42,10 +41,11 @@ const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''):
 export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
   if (goals.length === 0) return [];
   // One hash aggregate on the visitor instead of a distinct-count set per goal.
+  const plan = planFor(db, scope);
   const q = sql`WITH per AS (
-      SELECT visitor_id, ${perVisitor(goals)} FROM ${eventsSource(scope)} e WHERE ${anyGoalCondition(goals.map(goalMatch))} GROUP BY visitor_id
+      SELECT visitor_id, ${perVisitor(goals)} FROM ${plan.events()} e WHERE ${anyGoalCondition(goals.map(goalMatch))} GROUP BY visitor_id
     )
-    SELECT (SELECT count(DISTINCT visitor_id) FROM ${visitsSource(scope)} v) AS total, ${perGoal(goals)} FROM per`;
+    SELECT (SELECT count(DISTINCT visitor_id) FROM ${plan.visits()} v) AS total, ${perGoal(goals)} FROM per`;
   const row = await one(db, q);
   return goals.map((g, i) => ({ id: g.id, name: g.name, ...metricsOf(row, g, `_${i}`) }));
 }
@@ -61,7 +61,7 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
   const c = matchCondition(goalMatch(goal));
   const q = sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
       coalesce(sum(revenue), 0)::DOUBLE AS revenue
-    FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${eventsSource(scope)} e WHERE ${c}) GROUP BY b`;
+    FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${planFor(db, scope).events()} e WHERE ${c}) GROUP BY b`;
   const [[totals], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
   const { id: _id, name: _name, ...metrics } = totals!;
   const byBucket = new Map(found.map((r) => [r.bucket, r]));
@@ -76,7 +76,7 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 
 /** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
 export async function goalCompletions(db: Database, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
-  const src = scope ? eventsSource(scope) : tableSource(files, 'events', siteId);
+  const src = scope ? planFor(db, scope).events() : siteRows(files, 'events', siteId);
   const c = matchCondition(goalMatch(goal));
   // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
   const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,

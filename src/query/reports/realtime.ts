@@ -1,6 +1,6 @@
 // The last 30 minutes (contract §8 realtime): visitors, pageviews and the pages being viewed.
 import type { Database } from '../../storage/database.ts';
-import { eventsSource, type Scope } from '../plan/scope.ts';
+import { planFor, type Scope } from '../plan/planner.ts';
 import { finish, selectMetrics } from '../sql/metrics.ts';
 import { one, rows } from '../run.ts';
 import { sql } from '../../storage/sql.ts';
@@ -8,7 +8,7 @@ import { sql } from '../../storage/sql.ts';
 const TOP_PAGES = 10;
 
 export async function realtime(db: Database, scope: Scope) {
-  const src = eventsSource(scope);
+  const src = planFor(db, scope).events();
   const [t, pages] = await Promise.all([
     one(db, sql`SELECT ${selectMetrics(['visitors', 'pageviews'], 'events')} FROM ${src}`),
     rows(db, sql`SELECT path AS name, count(DISTINCT visitor_id) AS visitors FROM ${src}

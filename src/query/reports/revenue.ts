@@ -1,22 +1,22 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
 import type { Database } from '../../storage/database.ts';
-import { eventsSource, purchasesSource, type Scope } from '../plan/scope.ts';
+import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { changes } from './aggregate.ts';
 import { conversionRate, money } from '../sql/metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
 import { one, rows } from '../run.ts';
-import { marksHold, scopeVisitors } from '../plan/marked-sources.ts';
-import { frag, sql, type Fragment } from '../../storage/sql.ts';
+import { sql, type Fragment } from '../../storage/sql.ts';
 
 /**
  * One row per order: paid events in the scope (from the purchases registry when unfiltered), an order_id
  * counted at its first occurrence only — also when that occurrence lies before the range, so a resent
  * order never counts again.
  */
-function orders(scope: Scope): Fragment {
-  const paid = purchasesSource(scope) ?? eventsSource(scope, frag('revenue IS NOT NULL'));
+function orders(plan: Plan): Fragment {
+  const { scope } = plan;
+  const paid = plan.paidEvents();
   const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${scope.site.id} AND ts < ${scope.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
   return sql`(SELECT ts, visitor_id, revenue::DOUBLE AS revenue, coalesce(upper(currency), ${scope.site.currency}) AS currency
     FROM ${paid}
@@ -31,12 +31,13 @@ type Totals = { revenue: number; orders: number; average_order_value: number; pu
  * currency (points), with the scope's visitors for the conversion rate alongside.
  */
 async function revenueOf(db: Database, scope: Scope, interval: Interval) {
+  const plan = planFor(db, scope);
   const [groups, v] = await Promise.all([
     rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, currency, revenue, orders, purchasers FROM (
       SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
         count(DISTINCT visitor_id) AS purchasers
-      FROM ${orders(scope)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
-    marksHold(db, scope).then((marks) => one(db, scopeVisitors(scope, 'visits', marks))),
+      FROM ${orders(plan)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
+    plan.visitors('visits').then((q) => one(db, q)),
   ]);
   const cur = scope.site.currency;
   const perCurrency = groups.filter((g) => g.bucket === null);

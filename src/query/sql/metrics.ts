@@ -4,8 +4,8 @@ import { frag, type Fragment } from '../../storage/sql.ts';
 
 /**
  * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.
- * `marked`: events flagged first of their visitor / visit in range for the grouping (query/marks.ts).
- * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/engagement.ts).
+ * `marked`: events flagged first of their visitor / visit in range for the grouping (query/plan/marked-sources.ts).
+ * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
  */
 export type Table = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
 
@@ -28,7 +28,7 @@ const DEFS = {
   bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
   /** Mean of (last event − first event) per visit, seconds. */
   visit_duration: { sql: { visits: 'avg(duration)' }, finish: whole },
-  /** Over the reports attributed to a page (see engagement.ts). */
+  /** Over the reports attributed to a page (see plan/engagement-sources.ts). */
   time_on_page: { sql: { events: 'avg(time_on_page)', rollup: 'sum(top_sum) / nullif(sum(top_n), 0)' }, finish: wholeOrNull },
   scroll_depth: { sql: { events: 'avg(scroll_depth)', rollup: 'sum(sd_sum) / nullif(sum(sd_n), 0)' }, finish: wholeOrNull },
 } satisfies Record<string, Def>;
