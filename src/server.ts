@@ -8,6 +8,7 @@ import { migrate } from './storage/migrate.ts';
 import { SiteCache } from './sites/site-cache.ts';
 import { Serial } from './storage/serial.ts';
 import { ParquetManifest } from './storage/parquet-layout.ts';
+import { storageModule, type StorageModule } from './storage/module.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './access/auth.ts';
@@ -16,6 +17,7 @@ import { healthRoutes } from './http/health.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
+import type { DropSite } from './sites/service.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { ingestModule } from './ingest/module.ts';
 import { goalsModule } from './goals/module.ts';
@@ -28,14 +30,18 @@ import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 
-/** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
-const modules = (): Module[] => [
+/**
+ * Every module, in start order (stopped in reverse), fresh per server: storage first, so that it stops last.
+ * Add a module here; nothing else in this file needs to change.
+ */
+const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
+  storage,
   { name: 'accounts', routes: accountRoutes },
   { name: 'organizations', routes: organizationRoutes },
-  { name: 'sites', routes: siteRoutes },
+  { name: 'sites', routes: (ctx, auth) => siteRoutes(ctx, auth, dropSite) },
   { name: 'keys', routes: keyRoutes },
   { name: 'analytics', routes: analyticsRoutes },
-  ingestModule(),
+  ingestModule(storage),
   goalsModule,
   funnelsModule,
   annotationsModule,
@@ -72,7 +78,16 @@ export async function startServer(config: Config): Promise<Tern> {
     analyticsWrites: new Serial(),
     keyUsage: new KeyUsage(db),
   };
-  const features = modules();
+  // Deleting a site is one path: each module that keeps something of a site drops it, in one transaction.
+  const dropSite: DropSite = async (tx, siteId) => {
+    const after: (() => void)[] = [];
+    for (const m of features) {
+      const step = await m.dropSite?.(tx, siteId);
+      if (step) after.push(step);
+    }
+    return after;
+  };
+  const features = modules(storageModule(db, parquet, ctx.analyticsWrites), dropSite);
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));

@@ -1,5 +1,5 @@
 // Funnels of a site: list, create, update, delete. Goal steps must name a goal of the same site.
-import type { Database } from '../storage/database.ts';
+import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateFunnel, Funnel, FunnelStep, PatchFunnel } from './model.ts';
 
@@ -53,6 +53,7 @@ export async function deleteFunnel(db: Database, siteId: string, funnelId: strin
   return { id: row.id as string };
 }
 
-export async function deleteSiteFunnels(db: Database, siteId: string) {
-  await db.exec(`DELETE FROM funnels WHERE site_id = ?`, [siteId]);
+/** This feature's share of a site's deletion, in its transaction. */
+export async function deleteSiteFunnels(tx: Tx, siteId: string) {
+  await tx.exec(`DELETE FROM funnels WHERE site_id = ?`, [siteId]);
 }

@@ -1,5 +1,5 @@
 // Goals of a site: list, create, update, archive/unarchive; rows shaped as the API shows them.
-import type { Database } from '../storage/database.ts';
+import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateGoal, Goal, PatchGoal } from './model.ts';
 
@@ -56,6 +56,7 @@ export async function setArchived(db: Database, siteId: string, goalId: string, 
   return shape(row);
 }
 
-export async function deleteSiteGoals(db: Database, siteId: string) {
-  await db.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
+/** This feature's share of a site's deletion, in its transaction. */
+export async function deleteSiteGoals(tx: Tx, siteId: string) {
+  await tx.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
 }

@@ -15,7 +15,7 @@ import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
-import { Compactor } from '../storage/compaction.ts';
+import type { StorageModule } from '../storage/module.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import type { EventInput, IdentifyInput } from './validate.ts';
 
@@ -34,29 +34,27 @@ export class IngestService {
   readonly loader: Loader;
   readonly writer: LogWriter;
   readonly manifest: ParquetManifest;
-  readonly compactor: Compactor;
 
-  constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
+  /** `storage`: compaction, which waits for the loader and runs after an import. */
+  constructor(private ctx: AppContext, private storage: Pick<StorageModule, 'holdCompactionWhile' | 'compact'>, opts: { rotateMs?: number } = {}) {
     this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
     this.manifest = ctx.parquet;
     this.loader = new Loader(ctx.db, this.serial, this.manifest, { intervalMs: ctx.config.ingestLoadIntervalMs });
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
-    // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
-    // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
-    this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.lagMs() < 60_000 });
   }
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
   async start() {
+    // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
+    // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
+    this.storage.holdCompactionWhile(() => this.loader.lagMs() >= 60_000);
     const leftovers = this.writer.leftovers();
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
-    this.ctx.sites.deleteHooks.push((siteId) => this.compactor.dropSite(siteId));
     await this.salts.start();
     await this.sessionizer.restore(this.ctx.db);
     this.writer.start();
-    this.compactor.start();
   }
 
   site(publicId: string): Site {
@@ -116,7 +114,7 @@ export class IngestService {
   /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
   async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
     const result = await importEvents(this.ctx.db, this.serial, this.manifest, site, body, onBodyRead);
-    if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    if (result.imported) await this.storage.compact().catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return result;
   }
 
@@ -125,6 +123,5 @@ export class IngestService {
     this.sessionizer.stop();
     await this.writer.close();
     await this.loader.flush();
-    await this.compactor.stop();
   }
 }

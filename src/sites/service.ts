@@ -4,9 +4,10 @@ import { randomHex } from '../security/tokens.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import type { Site } from './model.ts';
 import type { Serial } from '../storage/serial.ts';
+import type { Tx } from '../storage/database.ts';
 
-/** Tables whose rows belong to one site and go when the site goes. */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale'];
+/** Every module's share of a site's deletion, in its transaction; returns what to do once it committed. */
+export type DropSite = (tx: Tx, siteId: string) => Promise<(() => void)[]>;
 
 export const publicSite = ({ org_id: _org, ...site }: Site) => site;
 
@@ -33,16 +34,17 @@ export async function patchSite(db: Database, cache: SiteCache, site: Site, inpu
   return remember(cache, updated!);
 }
 
-export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
+export async function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, dropSite: DropSite, site: Site) {
   cache.remove(site.id);
   // Queued with the loader and compaction so the delete never races a batch touching the same rows.
-  await analyticsWrites.run(() =>
+  const afterwards = await analyticsWrites.run(() =>
     db.transaction(async (tx) => {
-      for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [site.id]);
+      const steps = await dropSite(tx, site.id);
       await tx.exec('DELETE FROM sites WHERE id = ?::UUID', [site.id]);
+      return steps;
     }),
   );
-  for (const hook of cache.deleteHooks) await hook(site.id);
+  for (const step of afterwards) step();
   return { id: site.id };
 }
 
