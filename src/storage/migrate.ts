@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Database } from './database.ts';
 import type { Tx } from './database.ts';
 import { BACKFILLS } from './registries.ts';
-import { moveHotEvents } from './retire-hot-events.ts';
-import { addEngagedColumns } from './engaged-columns.ts';
+import { moveHotEvents } from './migrations/retire-hot-events.ts';
+import { addEngagedColumns } from './migrations/engaged-columns.ts';
 import { markStoredEvents } from './marks.ts';
 
 const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {

@@ -2,9 +2,9 @@
 // with them, computed as ingestion does (a pageview's engaged page is its visit's previous pageview), so
 // every events file has one schema again.
 import { join } from 'node:path';
-import type { Tx } from './database.ts';
-import { ParquetManifest, sqlPath } from './parquet-layout.ts';
-import { writePartition } from './parquet-writer.ts';
+import type { Tx } from '../database.ts';
+import { ParquetManifest, sqlPath } from '../parquet-layout.ts';
+import { writePartition } from '../parquet-writer.ts';
 
 /**
  * Per file: a visit's events sit in one file unless the visit crossed a month boundary, where the first
