@@ -25,6 +25,7 @@ import { funnelsModule } from './funnels/module.ts';
 import { annotationsModule } from './annotations/module.ts';
 import { visitorsModule } from './visitors/module.ts';
 import { KeyUsage } from './keys/service.ts';
+import { goalsByIds } from './goals/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
@@ -73,6 +74,7 @@ export async function startServer(config: Config): Promise<Tern> {
     config,
     db,
     parquet,
+    query: { db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids) },
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),

@@ -4,19 +4,21 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { notFound } from '../http/errors.ts';
+import { goalExists } from '../goals/service.ts';
+import { funnelExists } from '../funnels/service.ts';
+import { visitorExists } from '../visitors/service.ts';
 
-/** Path parameter → the table its id lives in, and the 404 when it does not. */
+/** Path parameter → the owner's test that the id is in the site, and the 404 when it is not. */
 const RESOURCES = [
-  { param: 'goalId', table: 'goals', message: 'Goal not found' },
-  { param: 'funnelId', table: 'funnels', message: 'Funnel not found' },
-  { param: 'visitorId', table: 'visitors', message: 'Visitor not found' },
+  { param: 'goalId', exists: goalExists, message: 'Goal not found' },
+  { param: 'funnelId', exists: funnelExists, message: 'Funnel not found' },
+  { param: 'visitorId', exists: visitorExists, message: 'Visitor not found' },
 ] as const;
 
 export async function assertResourceExists(db: Database, site: Site, params: Record<string, string>) {
   for (const r of RESOURCES) {
     const id = params[r.param];
     if (id === undefined) continue;
-    const hit = await db.one(`SELECT 1 AS ok FROM ${r.table} WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [site.id, id]);
-    if (!hit) throw notFound(r.message);
+    if (!(await r.exists(db, site.id, id))) throw notFound(r.message);
   }
 }

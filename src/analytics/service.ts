@@ -16,7 +16,7 @@ import { listAnnotations } from '../annotations/service.ts';
 import type { BreakdownQuery } from './model.ts';
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
-const scopeFor = (ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> => scopeOf(ctx.db, ctx.parquet, site, q, range);
+const scopeFor = (ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> => scopeOf(ctx.query, site, q, range);
 
 export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison }) {
   return statsQuery(ctx.db, await scopeFor(ctx, site, q), q.compare ?? 'previous_period');

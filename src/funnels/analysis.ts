@@ -27,7 +27,7 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
 export async function analyzeFunnel(ctx: AppContext, site: Site, funnelId: string, q: CommonQuery) {
   const db = ctx.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
-  const scope = await scopeFor(db, ctx.parquet, site, q);
+  const scope = await scopeFor(ctx.query, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;

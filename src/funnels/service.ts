@@ -2,6 +2,7 @@
 import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateFunnel, Funnel, FunnelStep, PatchFunnel } from './model.ts';
+import { goalsByIds } from '../goals/service.ts';
 
 const COLUMNS = `id::VARCHAR AS id, name, steps::VARCHAR AS steps, conversion_window AS "window", created_at`;
 
@@ -10,9 +11,8 @@ const shape = (row: Record<string, any>): Funnel => ({ ...row, steps: JSON.parse
 async function checkGoalSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   const ids = steps.filter((s) => s.type === 'goal').map((s) => s.value);
   if (ids.length === 0) return;
-  const found = new Set(
-    (await db.query<{ id: string }>(`SELECT id::VARCHAR AS id FROM goals WHERE site_id = ? AND id::VARCHAR = ANY(?)`, [siteId, ids])).map((r) => r.id),
-  );
+  // Exactly as stored (lowercase): a step's goal id is looked up by that text when the funnel is analysed.
+  const found = new Set((await goalsByIds(db, siteId, ids)).map((g) => g.id));
   steps.forEach((s, i) => {
     if (s.type === 'goal' && !found.has(s.value)) throw badRequest(`Invalid body field 'steps.${i}.value': no goal with this id in the site`);
   });
@@ -20,6 +20,11 @@ async function checkGoalSteps(db: Database, siteId: string, steps: FunnelStep[])
 
 export async function listFunnels(db: Database, siteId: string): Promise<Funnel[]> {
   return (await db.query(`SELECT ${COLUMNS} FROM funnels WHERE site_id = ? ORDER BY created_at, id`, [siteId])).map(shape);
+}
+
+/** True when `funnelId` names a funnel of the site. */
+export async function funnelExists(db: Database, siteId: string, funnelId: string): Promise<boolean> {
+  return !!(await db.one(`SELECT 1 AS ok FROM funnels WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, funnelId]));
 }
 
 export async function getFunnel(db: Database, siteId: string, funnelId: string): Promise<Funnel> {

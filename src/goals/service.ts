@@ -20,6 +20,20 @@ export async function listGoals(db: Database, siteId: string, includeArchived = 
   return rows.map(shape);
 }
 
+/** The site's goals among `ids` (UUIDs in any case; an id that is no goal of the site is left out). */
+export async function goalsByIds(db: Database, siteId: string, ids: string[]): Promise<Goal[]> {
+  const rows = await db.query(
+    `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
+    [siteId, ids],
+  );
+  return rows.map(shape);
+}
+
+/** True when `goalId` names a goal of the site (archived ones included). */
+export async function goalExists(db: Database, siteId: string, goalId: string): Promise<boolean> {
+  return !!(await db.one(`SELECT 1 AS ok FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]));
+}
+
 export async function getGoal(db: Database, siteId: string, goalId: string): Promise<Goal> {
   const row = await db.one(`SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]);
   if (!row) throw notFound('Goal not found');

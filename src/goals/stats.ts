@@ -13,14 +13,14 @@ const noPeriodGiven = (q: CommonQuery) => [q.period, q.date, q.from, q.to, q.fil
 
 /** Every active goal's totals; archived goals only with include_archived=true, as in the list. */
 export async function allGoalStats(ctx: AppContext, site: Site, q: CommonQuery & { include_archived?: string }) {
-  const scope = await scopeFor(ctx.db, ctx.parquet, site, q);
+  const scope = await scopeFor(ctx.query, site, q);
   const goals = await listGoals(ctx.db, site.id, q.include_archived === 'true');
   return { range: rangeEcho(scope.range), goals: await goalsStats(ctx.db, scope, goals) };
 }
 
 export async function oneGoalStats(ctx: AppContext, site: Site, goalId: string, q: CommonQuery & { interval?: Interval }) {
   const goal = await getGoal(ctx.db, site.id, goalId);
-  const scope = await scopeFor(ctx.db, ctx.parquet, site, q);
+  const scope = await scopeFor(ctx.query, site, q);
   const interval = q.interval ?? defaultInterval(scope.range);
   const { metrics, points } = await goalDetail(ctx.db, scope, goal, interval);
   return { range: rangeEcho(scope.range), goal, interval, metrics, points };
@@ -28,6 +28,6 @@ export async function oneGoalStats(ctx: AppContext, site: Site, goalId: string, 
 
 export async function completions(ctx: AppContext, site: Site, goalId: string, q: CommonQuery & Page) {
   const goal = await getGoal(ctx.db, site.id, goalId);
-  const scope = noPeriodGiven(q) ? undefined : await scopeFor(ctx.db, ctx.parquet, site, q);
+  const scope = noPeriodGiven(q) ? undefined : await scopeFor(ctx.query, site, q);
   return goalCompletions(ctx.db, ctx.parquet, site.id, goal, q, scope);
 }

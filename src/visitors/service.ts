@@ -19,6 +19,11 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 /** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
 const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
 
+/** True when `visitorId` names a visitor profile of the site. */
+export async function visitorExists(db: Database, siteId: string, visitorId: string): Promise<boolean> {
+  return !!(await db.one(`SELECT 1 AS ok FROM visitors WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, visitorId]));
+}
+
 export async function visitorList(ctx: AppContext, siteId: string, q: Page & { search?: string }) {
   // An empty search (?search=) lists everyone.
   const { rows, total } = await listVisitors(ctx.db, ctx.parquet, siteId, await activeGoals(ctx.db, siteId), q, q.search || undefined);

@@ -8,6 +8,7 @@ import { Database } from '../../src/storage/database.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { scopeFor, type CommonQuery } from '../../src/query/parse/common-query.ts';
+import { goalsByIds } from '../../src/goals/service.ts';
 import { planFor } from '../../src/query/plan/planner.ts';
 import { QueryError } from '../../src/query/errors.ts';
 import { one } from '../../src/query/run.ts';
@@ -33,7 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scope = (q: CommonQuery) => scopeFor(db, files, SITE, q);
+const scope = (q: CommonQuery) => scopeFor({ db, files, goals: (siteId, ids) => goalsByIds(db, siteId, ids) }, SITE, q);
 const filtered = (dimension: string, value: string) => scope({ ...MARCH, filters: JSON.stringify([{ dimension, operator: 'is', value }]) });
 
 describe('parse: request parameters → scope', () => {

@@ -4,7 +4,7 @@ import type { Database } from '../../storage/database.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
-import { resolveFilters } from './filters.ts';
+import { resolveFilters, type GoalLookup } from './filters.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
 
 const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
@@ -19,9 +19,12 @@ export const CommonQuery = z.object({
 });
 export type CommonQuery = z.infer<typeof CommonQuery>;
 
+/** What the engine reads: the database, the Parquet manifest, and the goals' owner for the goal filter. */
+export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup };
+
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
-export async function scopeFor(db: Database, files: ParquetManifest, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
+export async function scopeFor({ db, files, goals }: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
   const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(db, files, site)));
-  const filters = await resolveFilters(db, site.id, q.filters);
+  const filters = await resolveFilters(db, goals, site.id, q.filters);
   return { site, range: r, filters, files };
 }

@@ -79,11 +79,11 @@ async function checkRegex(db: Database, pattern: string, index: number) {
   }
 }
 
-async function loadGoals(db: Database, siteId: string, ids: string[], index: number): Promise<MatchDef[]> {
-  const rows = await db.query<{ id: string; type: string; path: string | null; event_name: string | null }>(
-    `SELECT id::VARCHAR AS id, type, path, event_name FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
-    [siteId, ids],
-  );
+/** The site's goals among `ids` (any case; unknown ones left out): the goals feature owns the table and answers. */
+export type GoalLookup = (siteId: string, ids: string[]) => Promise<{ id: string; type: string; path?: string | null; event_name?: string | null }[]>;
+
+async function loadGoals(goals: GoalLookup, siteId: string, ids: string[], index: number): Promise<MatchDef[]> {
+  const rows = await goals(siteId, ids);
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.find((id) => !found.has(id.toLowerCase()));
   if (missing !== undefined) throw fail(`filter ${index}: unknown goal '${missing}'`);
@@ -91,10 +91,10 @@ async function loadGoals(db: Database, siteId: string, ids: string[], index: num
 }
 
 /** Parse, then resolve goal ids to their definitions and validate regular expressions. */
-export async function resolveFilters(db: Database, siteId: string, raw: string | unknown[] | undefined): Promise<Filter[]> {
+export async function resolveFilters(db: Database, goals: GoalLookup, siteId: string, raw: string | unknown[] | undefined): Promise<Filter[]> {
   const filters = parseFilters(raw);
   for (const [i, f] of filters.entries()) {
-    if (f.target.kind === 'goal') f.target.goals = await loadGoals(db, siteId, f.values, i);
+    if (f.target.kind === 'goal') f.target.goals = await loadGoals(goals, siteId, f.values, i);
     if (f.operator === 'matches' || f.operator === 'not_matches') for (const v of f.values) await checkRegex(db, v, i);
   }
   return filters;
