@@ -8,7 +8,7 @@ import { assertResourceExists } from './exists.ts';
 import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
-import type { Scope } from '../keys/model.ts';
+import type { KeyScope } from '../keys/model.ts';
 import type { Site } from '../sites/model.ts';
 
 export type Principal =
@@ -17,7 +17,7 @@ export type Principal =
 
 export type Access = { principal: Principal; orgId: string | null; role: string | null; site: Site | null; rateHeaders: Record<string, string> };
 
-type Need = { kind: 'session' } | { kind: 'data'; scope: Scope };
+type Need = { kind: 'session' } | { kind: 'data'; scope: KeyScope };
 
 export function bearerToken(request: Request): string | undefined {
   const h = request.headers.get('authorization');
@@ -92,7 +92,7 @@ export function authPlugin(ctx: AppContext) {
   };
   return new Elysia({ name: 'auth' }).macro({
     session: (enabled: true) => hooks({ kind: 'session' }),
-    scope: (scope: Scope) => hooks({ kind: 'data', scope }),
+    scope: (scope: KeyScope) => hooks({ kind: 'data', scope }),
   });
 }
 

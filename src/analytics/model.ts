@@ -14,13 +14,13 @@ export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 export const RevenueQuery = CommonQuery.extend({ compare: Compare, interval: IntervalParam });
 
 const Limit = z.coerce.number().int().min(1).max(1000).default(10);
-const Page = z.coerce.number().int().min(1).default(1);
+const PageNumber = z.coerce.number().int().min(1).default(1);
 
 export const breakdownQuery = (endpoint: BreakdownEndpoint) =>
   CommonQuery.extend({
     dimension: z.enum(BREAKDOWNS[endpoint]).optional().describe(`default ${BREAKDOWNS[endpoint][0]}`),
     limit: Limit,
-    page: Page,
+    page: PageNumber,
   });
 export type BreakdownQuery = CommonQuery & { dimension?: string; limit: number; page: number };
 

@@ -1,7 +1,8 @@
 // Reads a request body as text with a hard byte cap, refusing early so a huge body is never held in memory.
 import { ApiError } from './errors.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+/** An event's or identify call's body (the runtime's MAX_BODY_BYTES caps every other request, far higher). */
+export const MAX_EVENT_BODY_BYTES = 64 * 1024;
 const decoder = new TextDecoder();
 
 type Fail = (status: number, msg: string) => ApiError;
@@ -12,7 +13,7 @@ const tooLarge = (fail: Fail, max: number) => fail(413, `Request body too large:
  * Not an async function: the event route's usual case (a Content-Length) is the runtime's own promise, one
  * promise and one resumption fewer per event.
  */
-export function readCapped(request: Request, fail: Fail, max = MAX_BODY_BYTES): Promise<string> {
+export function readCapped(request: Request, fail: Fail, max = MAX_EVENT_BODY_BYTES): Promise<string> {
   const length = request.headers.get('content-length');
   if (length === null) return readStreamed(request, fail, max);
   // HTTP/1.1 delivers exactly Content-Length bytes, so the declared size is the size read. text() decodes

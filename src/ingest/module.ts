@@ -3,14 +3,14 @@ import type { AppContext } from '../app-context.ts';
 import type { Module } from '../module.ts';
 import type { StorageModule } from '../storage/module.ts';
 import { clearStaging } from './import.ts';
-import { ingestRoutes, trackerRoutes } from './routes.ts';
+import { ingestRoutes, collectRoutes } from './routes.ts';
 import { IngestService } from './service.ts';
 
 export function ingestModule(storage: StorageModule): Module {
   let svc: IngestService | undefined;
   // One set of tracker routes: the runtime serves them directly (Bun), Elysia declares and serves them (Deno).
-  let tracker: ReturnType<typeof trackerRoutes> | undefined;
-  const trackerOf = (ctx: AppContext) => (tracker ??= trackerRoutes(ctx, () => svc!));
+  let tracker: ReturnType<typeof collectRoutes> | undefined;
+  const trackerOf = (ctx: AppContext) => (tracker ??= collectRoutes(ctx, () => svc!));
   return {
     name: 'ingest',
     async start(ctx) {

@@ -56,7 +56,7 @@ const accepted = () => new Response('ok', ACCEPTED);
  * The tracker's two POST routes as runtime DirectRoutes (Bun serves them natively, Deno through the Elysia
  * routes below, which call the same functions): 202 once durable, else the error as a response.
  */
-export const trackerRoutes = (ctx: AppContext, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
+export const collectRoutes = (ctx: AppContext, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
   const origin = (request: Request, peer: () => string) => ({
     ip: clientIp(request, ctx.config.trustProxy, peer),
     userAgent: request.headers.get('user-agent') ?? '',
@@ -80,7 +80,7 @@ const answering = (act: (body: string, request: Request, peer: () => string) => 
   }
 };
 
-export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: ReturnType<typeof trackerRoutes>) => {
+export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: ReturnType<typeof collectRoutes>) => {
   const viaElysia = (route: DirectRoute) => ({ request }: { request: Request }) => route(request, () => socketAddress(request));
   // A 204 must have no body at all (Deno refuses even an empty string).
   const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });

@@ -3,7 +3,7 @@ import type { Database } from '../storage/database.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
-import type { ApiKey, Scope } from './model.ts';
+import type { ApiKey, KeyScope } from './model.ts';
 
 export const KEY_PREFIX = 'sk_live_';
 const MAX_ACTIVE_KEYS = 10;
@@ -11,7 +11,7 @@ const MAX_ACTIVE_KEYS = 10;
 const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS key_preview, created_at, expires_at, last_used_at,
   CASE WHEN expires_at IS NOT NULL AND expires_at <= now()::TIMESTAMP THEN 'expired' ELSE 'active' END AS status`;
 
-export type AuthenticatedKey = { id: string; org_id: string; scopes: Scope[]; plan: string };
+export type AuthenticatedKey = { id: string; org_id: string; scopes: KeyScope[]; plan: string };
 
 const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ cacheMisses: true });
 
@@ -20,7 +20,7 @@ export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) =>
 
 export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
 
-export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string | null }) {
+export async function createKey(db: Database, orgId: string, input: { name: string; scopes: KeyScope[]; expires_at?: string | null }) {
   const org = await db.one<{ plan: string }>('SELECT plan FROM organizations WHERE id = ?::UUID', [orgId]);
   if (org?.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
   const expires = input.expires_at ? new Date(input.expires_at) : null;

@@ -6,7 +6,7 @@ import type { Database } from '../../storage/database.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { tableSource } from '../../storage/sources.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
-import type { Metric, Table } from '../sql/metrics.ts';
+import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
@@ -14,7 +14,7 @@ import { engagementByPage } from './engagement-sources.ts';
 export type { Scope } from './scope.ts';
 
 /** A relation to count from: its SQL, the metric registry's name for it, and its time column. */
-export type Source = { from: Fragment; table: Table; time: string };
+export type Source = { from: Fragment; table: MetricTable; time: string };
 
 /** The decisions for one scope. The marks are asked of the database at most once, and only by a report that can use them. */
 export class Plan {
@@ -63,7 +63,7 @@ export class Plan {
    * every page's visitors and visits are sums, counted exactly in one pass that also yields the scope's
    * visitors (`scopeVisitors`, an aggregate to add to the grouping). Otherwise the scoped table.
    */
-  async groups(table: 'visits' | 'events', column: string): Promise<{ from: Fragment; table: Table; scopeVisitors?: Fragment }> {
+  async groups(table: 'visits' | 'events', column: string): Promise<{ from: Fragment; table: MetricTable; scopeVisitors?: Fragment }> {
     if (table === 'events' && column === 'path' && (await this.marks())) {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }

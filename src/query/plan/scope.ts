@@ -6,7 +6,7 @@ import type { Filter } from '../parse/filters.ts';
 import { conditions, isVisitLevel } from '../sql/filter-sql.ts';
 import { ident, sql, type Fragment } from '../../storage/sql.ts';
 import { iso } from '../parse/calendar.ts';
-import { countedOn, type Metric, type Table } from '../sql/metrics.ts';
+import { countedOn, type Metric, type MetricTable } from '../sql/metrics.ts';
 
 /** What the engine needs of a site: where its rows are, its zone and currency, and when it was created (period=all). */
 export type ScopeSite = { id: string; timezone: string; currency: string; created_at: string };
@@ -84,7 +84,7 @@ export const purchasesSource = (s: Scope): Fragment | null => registrySource(s, 
  * Where `metrics` of `table` are counted for the scope: the per-slot counts when every metric is one of
  * theirs and they answer exactly, else the table's own scoped relation. `time` is its time column.
  */
-export function metricsSource(s: Scope, table: 'visits' | 'events', metrics: readonly Metric[]): { from: Fragment; table: Table; time: string } {
+export function metricsSource(s: Scope, table: 'visits' | 'events', metrics: readonly Metric[]): { from: Fragment; table: MetricTable; time: string } {
   const counts = table === 'events' && metrics.every((m) => countedOn(m, 'counts')) ? countsSource(s) : null;
   if (counts) return { from: counts, table: 'counts', time: 'slot' };
   return { from: scopedTable(s, table), table, time: table === 'visits' ? 'start_ts' : 'ts' };

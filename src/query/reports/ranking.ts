@@ -3,7 +3,7 @@
 // expensive exact pass (Zipf-shaped data: a few dozen of ~2,000 pages). Dimensions marked `few` (see
 // dimensions.ts) count every group in one exact pass instead.
 import type { Database, Row } from '../../storage/database.ts';
-import { selectMetrics, type Metric, type Table } from '../sql/metrics.ts';
+import { selectMetrics, type Metric, type MetricTable } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { frag, ident, oneOf, sql, type Fragment } from '../../storage/sql.ts';
 
@@ -16,7 +16,7 @@ function order(a: Row, b: Row) {
 }
 
 /** Exact metrics of the named groups (null = the missing-value group), or of every group when `names` is 'all'. */
-function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all', metrics: readonly Metric[], table: Table, tally?: Fragment): Fragment {
+function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all', metrics: readonly Metric[], table: MetricTable, tally?: Fragment): Fragment {
   const col = ident(column);
   let where = sql`TRUE`;
   if (names !== 'all') {
@@ -33,7 +33,7 @@ function exactFor(src: Fragment, column: string, names: (string | null)[] | 'all
  * instead of sizing, then counting). `tally` (with `few` only): more aggregates per group, summed over
  * every group into Ranked.tally.
  */
-export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: Table, offset: number, limit: number, few = false, tally?: Fragment): Promise<Ranked> {
+export async function rankGroups(db: Database, src: Fragment, column: string, metrics: readonly Metric[], table: MetricTable, offset: number, limit: number, few = false, tally?: Fragment): Promise<Ranked> {
   if (few) {
     const all = (await rows(db, exactFor(src, column, 'all', metrics, table, tally))).sort(order);
     const sums: Row = {};

@@ -7,9 +7,9 @@ import { frag, type Fragment } from '../../storage/sql.ts';
  * `marked`: events flagged first of their visitor / visit in range for the grouping (query/plan/marked-sources.ts).
  * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
  */
-export type Table = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
+export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
 
-type Def = { sql: Partial<Record<Table, string>>; finish: (v: number | null) => number | null };
+type Def = { sql: Partial<Record<MetricTable, string>>; finish: (v: number | null) => number | null };
 
 const count = (v: number | null) => Math.round(v ?? 0);
 const whole = (v: number | null) => (v === null ? 0 : Math.round(v));
@@ -35,15 +35,15 @@ const DEFS = {
 
 export type Metric = keyof typeof DEFS;
 
-export const countedOn = (m: Metric, table: Table) => (DEFS[m].sql as Partial<Record<Table, string>>)[table] !== undefined;
+export const countedOn = (m: Metric, table: MetricTable) => (DEFS[m].sql as Partial<Record<MetricTable, string>>)[table] !== undefined;
 
-export function metricSql(m: Metric, table: Table): string {
+export function metricSql(m: Metric, table: MetricTable): string {
   if (!countedOn(m, table)) throw new Error(`metric ${m} is not counted from ${table}`);
-  return (DEFS[m].sql as Partial<Record<Table, string>>)[table]!;
+  return (DEFS[m].sql as Partial<Record<MetricTable, string>>)[table]!;
 }
 
 /** `expr AS name, …` for the given metrics on one table. */
-export const selectMetrics = (ms: readonly Metric[], table: Table): Fragment =>
+export const selectMetrics = (ms: readonly Metric[], table: MetricTable): Fragment =>
   frag(ms.map((m) => `${metricSql(m, table)} AS ${m}`).join(', '));
 
 /** Apply each metric's rounding to a raw row. */
