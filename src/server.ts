@@ -14,11 +14,11 @@ import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './access/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
 import { healthRoutes } from './http/health.ts';
-import { accountRoutes } from './accounts/routes.ts';
-import { organizationRoutes } from './organizations/routes.ts';
-import { siteRoutes } from './sites/routes.ts';
+import { accountsModule } from './accounts/module.ts';
+import { organizationsModule } from './organizations/module.ts';
+import { sitesModule } from './sites/module.ts';
 import type { DropSite } from './sites/service.ts';
-import { keyRoutes } from './keys/routes.ts';
+import { keysModule } from './keys/module.ts';
 import { ingestModule } from './ingest/module.ts';
 import { goalsModule } from './goals/module.ts';
 import { funnelsModule } from './funnels/module.ts';
@@ -29,7 +29,7 @@ import { goalsByIds } from './goals/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
+import { analyticsModule } from './analytics/module.ts';
 
 /**
  * Every module, in start order (stopped in reverse), fresh per server: storage first, so that it stops last.
@@ -37,16 +37,16 @@ import { analyticsRoutes } from './analytics/routes.ts';
  */
 const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
   storage,
-  { name: 'accounts', routes: accountRoutes },
-  { name: 'organizations', routes: organizationRoutes },
-  { name: 'sites', routes: (ctx, auth) => siteRoutes(ctx, auth, dropSite) },
-  { name: 'keys', routes: keyRoutes },
-  { name: 'analytics', routes: analyticsRoutes },
+  accountsModule(),
+  organizationsModule(),
+  sitesModule(dropSite),
+  keysModule(),
+  analyticsModule(),
   ingestModule(storage),
-  goalsModule,
-  funnelsModule,
-  annotationsModule,
-  visitorsModule,
+  goalsModule(),
+  funnelsModule(),
+  annotationsModule(),
+  visitorsModule(),
   trackerModule(),
 ];
 

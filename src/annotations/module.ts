@@ -3,8 +3,8 @@ import type { Module } from '../module.ts';
 import { annotationRoutes } from './routes.ts';
 import { deleteSiteAnnotations } from './service.ts';
 
-export const annotationsModule: Module = {
+export const annotationsModule = (): Module => ({
   name: 'annotations',
   dropSite: (tx, siteId) => deleteSiteAnnotations(tx, siteId),
   routes: annotationRoutes,
-};
+});

@@ -3,8 +3,8 @@ import type { Module } from '../module.ts';
 import { funnelRoutes } from './routes.ts';
 import { deleteSiteFunnels } from './service.ts';
 
-export const funnelsModule: Module = {
+export const funnelsModule = (): Module => ({
   name: 'funnels',
   dropSite: (tx, siteId) => deleteSiteFunnels(tx, siteId),
   routes: funnelRoutes,
-};
+});

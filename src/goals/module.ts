@@ -3,8 +3,8 @@ import type { Module } from '../module.ts';
 import { goalRoutes } from './routes.ts';
 import { deleteSiteGoals } from './service.ts';
 
-export const goalsModule: Module = {
+export const goalsModule = (): Module => ({
   name: 'goals',
   dropSite: (tx, siteId) => deleteSiteGoals(tx, siteId),
   routes: goalRoutes,
-};
+});

@@ -2,4 +2,4 @@
 import type { Module } from '../module.ts';
 import { visitorRoutes } from './routes.ts';
 
-export const visitorsModule: Module = { name: 'visitors', routes: visitorRoutes };
+export const visitorsModule = (): Module => ({ name: 'visitors', routes: visitorRoutes });
