@@ -26,16 +26,16 @@ const options = <Q, R extends ZodType>(query: Q, response: R, summary: string) =
 export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) => {
   let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })
     .use(auth)
-    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx, access.site!, query)),
+    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx.query, access.site!, query)),
       options(StatsQuery, StatsSchema, 'Top-line metrics with the previous period (or a year back) and the percent change'))
-    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx, access.site!, query)),
+    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx.query, access.site!, query)),
       options(CommonQuery, RealtimeSchema, 'Visitors, pageviews and the top 10 pages of the last 30 minutes (period is ignored)'))
-    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx, access.site!, query)),
+    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx.query, access.site!, query)),
       options(ChartsQuery, ChartSchema, 'Time series in the site time zone, every bucket present, with annotations'))
-    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx, access.site!, query)),
+    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx.query, access.site!, query)),
       options(RevenueQuery, RevenueSchema, 'Revenue in the site currency (no FX conversion; other currencies in by_currency); an order_id counts once'));
   for (const endpoint of Object.keys(BREAKDOWNS) as BreakdownEndpoint[]) {
-    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx, access.site!, endpoint, query)),
+    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx.query, access.site!, endpoint, query)),
       options(breakdownQuery(endpoint), BreakdownSchema, BREAKDOWN_DOCS[endpoint])) as any;
   }
   return app;

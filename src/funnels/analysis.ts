@@ -2,8 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
-import { scopeFor, type CommonQuery } from '../query/parse/common-query.ts';
-import type { AppContext } from '../app-context.ts';
+import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import { goalMatch, type MatchDef } from '../query/sql/goals-match.ts';
 import { funnelCounts } from '../query/reports/funnels.ts';
 import { conversionRate } from '../query/sql/metrics.ts';
@@ -24,10 +23,10 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   });
 }
 
-export async function analyzeFunnel(ctx: AppContext, site: Site, funnelId: string, q: CommonQuery) {
-  const db = ctx.db;
+export async function analyzeFunnel(src: QuerySources, site: Site, funnelId: string, q: CommonQuery) {
+  const db = src.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
-  const scope = await scopeFor(ctx.query, site, q);
+  const scope = await scopeFor(src, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;

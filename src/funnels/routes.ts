@@ -34,7 +34,7 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
       scope: 'funnels:write',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
     })
-    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx, access.site!, params.funnelId, query)), {
+    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx.query, access.site!, params.funnelId, query)), {
       scope: 'funnels:read',
       query: CommonQuery,
       response: { 200: envelope(AnalysisSchema), ...reportErrorResponses },

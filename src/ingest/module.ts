@@ -10,12 +10,13 @@ export function ingestModule(storage: StorageModule): Module {
   let svc: IngestService | undefined;
   // One set of tracker routes: the runtime serves them directly (Bun), Elysia declares and serves them (Deno).
   let tracker: ReturnType<typeof collectRoutes> | undefined;
-  const trackerOf = (ctx: AppContext) => (tracker ??= collectRoutes(ctx, () => svc!));
+  const trackerOf = (ctx: AppContext) => (tracker ??= collectRoutes(ctx.config.trustProxy, () => svc!));
   return {
     name: 'ingest',
     async start(ctx) {
       clearStaging(ctx.config.dataDir);
-      svc = new IngestService(ctx, storage);
+      const { db, parquet, analyticsWrites, sites, config } = ctx;
+      svc = new IngestService({ db, parquet, analyticsWrites, sites, dataDir: config.dataDir, loadIntervalMs: config.ingestLoadIntervalMs }, storage);
       await svc.start();
     },
     // Routes are composed after start, so the service is there by the first request.

@@ -1,7 +1,6 @@
 // POST /api/v1/event, /api/v1/identify (no credential, CORS, raw capped body) and the session-only bulk import.
 import { Elysia } from 'elysia';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { errorResponse } from '../http/error-response.ts';
@@ -56,9 +55,9 @@ const accepted = () => new Response('ok', ACCEPTED);
  * The tracker's two POST routes as runtime DirectRoutes (Bun serves them natively, Deno through the Elysia
  * routes below, which call the same functions): 202 once durable, else the error as a response.
  */
-export const collectRoutes = (ctx: AppContext, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
+export const collectRoutes = (trustProxy: boolean, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
   const origin = (request: Request, peer: () => string) => ({
-    ip: clientIp(request, ctx.config.trustProxy, peer),
+    ip: clientIp(request, trustProxy, peer),
     userAgent: request.headers.get('user-agent') ?? '',
   });
   return {
