@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { importEvents, type FixtureEvent } from '../goals/fixture.ts';
+import { importEvents, type FixtureEvent } from '../helpers/fixture-events.ts';
 
 // Hand-counted fixture, site in UTC. Funnel: /pricing → /signup/* → Purchase.
 //  a: full path in one visit (300 s, 300 s)            b: /pricing → /signup/free (120 s)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { importEvents, type FixtureEvent } from './fixture.ts';
+import { importEvents, type FixtureEvent } from '../helpers/fixture-events.ts';
 
 // Hand-counted fixture (site in UTC), 4 visitors on 2026-03-01 and one event on 03-02.
 const events: FixtureEvent[] = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { importEvents } from './fixture.ts';
+import { importEvents } from '../helpers/fixture-events.ts';
 
 // One visitor per path, so a goal's `visitors` is the number of paths it matches.
 const PATHS = ['/docs', '/docs/a', '/docs/a/b', '/docs/a/b/c', '/docs/a/x', '/docs/z/x', '/docs/a/b/x', '/a_b', '/aXb', '/50%', '/500', '/shop/item/', '/shop/item'];

@@ -5,7 +5,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { generateEvents } from '../../bench/generate.ts';
 import { answerPatiently } from '../../src/http/patient-response.ts';
-import { queryStored, storedRelation } from './inspect-db.ts';
+import { queryStored, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/api.ts';
-import { queryStored, sendEvent, storedRelation } from '../ingest/inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); }, 90_000);

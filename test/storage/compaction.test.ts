@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { importLines, queryStored, storedRelation } from '../ingest/inspect-db.ts';
+import { importLines, queryStored, storedRelation } from '../helpers/inspect-db.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { tableSource } from '../../src/storage/sources.ts';

@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { importEvents } from '../goals/fixture.ts';
-import { execStored, queryStored } from '../ingest/inspect-db.ts';
+import { importEvents } from '../helpers/fixture-events.ts';
+import { execStored, queryStored } from '../helpers/inspect-db.ts';
 
 let srv: TestServer;
 afterAll(async () => { await srv?.cleanup(); });

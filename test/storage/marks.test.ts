@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { execStored, importLines, queryStored, sendEvent, storedRelation } from '../ingest/inspect-db.ts';
+import { execStored, importLines, queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { marksHold } from '../../src/query/plan/marked-sources.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { importEvents, type FixtureEvent } from '../goals/fixture.ts';
+import { importEvents, type FixtureEvent } from '../helpers/fixture-events.ts';
 
 // ada: two visits (3 pageviews, a purchase of 30, a Signup); grace: one pageview; alan: one pageview (archived goal);
 // ghost: identified only, never seen. Goals: '/signup/*', event Signup, and an archived '/about'.

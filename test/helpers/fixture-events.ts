@@ -1,5 +1,5 @@
 // Test fixture helpers for goals, funnels and visitors: import hand-written events through the real import endpoint.
-import type { client } from '../helpers/api.ts';
+import type { client } from './api.ts';
 
 type Api = ReturnType<typeof client>;
 export type FixtureEvent = { at: string; uid: string; path?: string; name?: string; type?: string; revenue?: number; currency?: string; ip?: string; ua?: string; referrer?: string; props?: Record<string, string> };
