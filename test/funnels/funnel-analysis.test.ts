@@ -43,7 +43,7 @@ beforeAll(async () => {
   srv = await startServer();
   acct = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write', 'goals:write'] });
   base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importEvents(acct.api, acct.token, acct.orgId, acct.site.id, events);
+  await importEvents(srv.url, acct, events);
 });
 afterAll(async () => { await srv.cleanup(); });
 
@@ -104,7 +104,7 @@ test('filters keep the visits that match; the range bounds the events', async ()
 
 test('a visitor with several visits counts once, for the deepest visit; medians use that visit', async () => {
   const other = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write'] });
-  await importEvents(other.api, other.token, other.orgId, other.site.id, [
+  await importEvents(srv.url, other, [
     { uid: 'r', at: '2026-03-01T08:00:00Z', path: '/pricing' }, // visit 1: step 1 only
     { uid: 'r', at: '2026-03-01T12:00:00Z', path: '/pricing' }, // visit 2: steps 1–3, 60 s and 30 s apart
     { uid: 'r', at: '2026-03-01T12:01:00Z', path: '/signup/team' },

@@ -24,7 +24,7 @@ beforeAll(async () => {
   srv = await startServer();
   acct = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
   base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/goals`;
-  await importEvents(acct.api, acct.token, acct.orgId, acct.site.id, events);
+  await importEvents(srv.url, acct, events);
   for (const [k, body] of Object.entries({
     one: { name: 'Blog post', type: 'pageview', path: '/blog/*' },
     any: { name: 'Blog anything', type: 'pageview', path: '/blog/**' },
@@ -107,7 +107,7 @@ test('updating a goal changes what counts', async () => {
 test('points follow the site time zone across a DST change', async () => {
   const berlin = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'], timezone: 'Europe/Berlin' });
   const gbase = `/api/v1/organizations/${berlin.orgId}/sites/${berlin.site.id}/goals`;
-  await importEvents(berlin.api, berlin.token, berlin.orgId, berlin.site.id, [
+  await importEvents(srv.url, berlin, [
     { uid: 'b1', at: '2026-03-28T23:30:00Z', name: 'Signup' }, // 03-29 00:30 CET
     { uid: 'b2', at: '2026-03-29T01:30:00Z', name: 'Signup' }, // 03-29 03:30 CEST (02:00 was skipped)
     { uid: 'b3', at: '2026-03-29T21:30:00Z', name: 'Signup' }, // 03-29 23:30 CEST

@@ -11,7 +11,7 @@ let acct: Awaited<ReturnType<typeof setupAccount>>;
 beforeAll(async () => {
   srv = await startServer();
   acct = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
-  await importEvents(acct.api, acct.token, acct.orgId, acct.site.id, PATHS.map((path, i) => ({ uid: `p${i}`, at: `2026-03-01T10:${String(i).padStart(2, '0')}:00Z`, path })));
+  await importEvents(srv.url, acct, PATHS.map((path, i) => ({ uid: `p${i}`, at: `2026-03-01T10:${String(i).padStart(2, '0')}:00Z`, path })));
 });
 afterAll(async () => { await srv.cleanup(); });
 

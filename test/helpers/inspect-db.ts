@@ -50,13 +50,3 @@ export async function sendEvent(url: string, body: unknown, headers: Record<stri
   await r.arrayBuffer();
   return r.status;
 }
-
-/** POSTs NDJSON lines to the import endpoint of a site. */
-export async function importLines(url: string, acct: { token: string; orgId: string; site: { id: string } }, lines: (object | string)[]) {
-  const r = await fetch(`${url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/x-ndjson' },
-    body: lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'),
-  });
-  return { status: r.status, body: (await r.json()) as any };
-}

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { BROWSER_UA, importLines, queryStored, storedRelation } from '../helpers/inspect-db.ts';
+import { BROWSER_UA, queryStored, storedRelation } from '../helpers/inspect-db.ts';
+import { importLines } from '../helpers/import.ts';
 
 let srv: TestServer;
 let acct: Awaited<ReturnType<typeof setupAccount>>;

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { execStored, importLines, queryStored } from '../helpers/inspect-db.ts';
+import { execStored, queryStored } from '../helpers/inspect-db.ts';
+import { importLines } from '../helpers/import.ts';
 
 let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;

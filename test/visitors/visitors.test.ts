@@ -24,7 +24,7 @@ beforeAll(async () => {
   srv = await startServer();
   acct = await setupAccount(srv.url, { scopes: ['visitors:read', 'goals:write'] });
   base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importEvents(acct.api, acct.token, acct.orgId, acct.site.id, events);
+  await importEvents(srv.url, acct, events);
   await acct.api.post(`${base}/goals`, { name: 'Signup page', type: 'pageview', path: '/signup/*' }, acct.key);
   await acct.api.post(`${base}/goals`, { name: 'Signup', type: 'event', event_name: 'Signup' }, acct.key);
   const about = await acct.api.post(`${base}/goals`, { name: 'About', type: 'pageview', path: '/about' }, acct.key);
