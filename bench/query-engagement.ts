@@ -8,12 +8,13 @@ import { Database } from '../src/storage/database.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { SiteCache } from '../src/sites/site-cache.ts';
 import { tableSource } from '../src/storage/sources.ts';
-import { engagementByPage } from '../src/query/engagement.ts';
-import { eventsSource, type Scope } from '../src/query/scope.ts';
-import { resolveFilters } from '../src/query/filters.ts';
-import { dayRange } from '../src/query/period.ts';
-import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
-import { sql, type Fragment } from '../src/query/sql.ts';
+import { engagementByPage } from '../src/query/plan/engagement-sources.ts';
+import { eventsSource, type Scope } from '../src/query/plan/scope.ts';
+import { resolveFilters } from '../src/query/parse/filters.ts';
+import { goalsByIds } from '../src/goals/service.ts';
+import { dayRange } from '../src/query/parse/period.ts';
+import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
+import { sql, type Fragment } from '../src/storage/sql.ts';
 
 const { values: args } = parseArgs({
   options: { dir: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' } },
@@ -44,7 +45,7 @@ const from90 = addDays(today, -120);
 const scopes: [string, Scope][] = [
   ['12mo', { site, range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ), filters: [], files: manifest }],
   ['30d', { site, range: dayRange('30d', addDays(today, -29), today, TZ), filters: [], files: manifest }],
-  ['90d+filter', { site, range: dayRange('custom', from90, addDays(from90, 89), TZ), filters: await resolveFilters(db, site.id, '[{"dimension":"country","operator":"is","value":"US"}]'), files: manifest }],
+  ['90d+filter', { site, range: dayRange('custom', from90, addDays(from90, 89), TZ), filters: await resolveFilters(db, (siteId, ids) => goalsByIds(db, siteId, ids), site.id, '[{"dimension":"country","operator":"is","value":"US"}]'), files: manifest }],
 ];
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,11 +1,11 @@
 // The hand-written baseline of bench/query.ts: each endpoint's question as one plain DuckDB statement,
 // written the direct way (filter straight on each table's own column, no engine, no registries), asking for
 // what the endpoint's payload holds (totals for percentages, the previous period, time on page).
-import type { Range } from '../src/query/period.ts';
-import { comparisonRange } from '../src/query/period.ts';
+import type { Range } from '../src/query/parse/period.ts';
+import { comparisonRange } from '../src/query/parse/period.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import type { ParquetManifest } from '../src/storage/parquet-layout.ts';
-import type { Fragment } from '../src/query/sql.ts';
+import type { Fragment } from '../src/storage/sql.ts';
 
 export type Question = {
   siteId: string; files: ParquetManifest; tz: string; range: Range; filter?: { column: string; value: string };

@@ -7,12 +7,15 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { Serial } from './storage/serial.ts';
 import type { KeyUsage } from './keys/service.ts';
 import type { ParquetManifest } from './storage/parquet-layout.ts';
+import type { QuerySources } from './query/parse/common-query.ts';
 
 export type AppContext = {
   config: Config;
   db: Database;
   /** The Parquet files of DATA_DIR, per site and month: what tableSource() reads beside the DuckDB tables. */
   parquet: ParquetManifest;
+  /** What the query engine reads (db and parquet above, and the goals feature's lookup for goal filters). */
+  query: QuerySources;
   sites: SiteCache;
   limiters: { data: RateLimiter; auth: RateLimiter };
   /** Queue for writers of the analytics tables (loader, identify, compaction, site deletion): DuckDB aborts one of two transactions touching the same rows. */

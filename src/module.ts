@@ -1,8 +1,9 @@
 // A feature module: its routes plus optional start/stop work (e.g. ingestion's log and loader).
 import type { Elysia } from 'elysia';
 import type { AppContext } from './app-context.ts';
-import type { authPlugin } from './http/auth.ts';
+import type { authPlugin } from './access/auth.ts';
 import type { DirectRoute } from './runtime/index.ts';
+import type { Tx } from './storage/database.ts';
 
 export type Auth = ReturnType<typeof authPlugin>;
 
@@ -14,6 +15,11 @@ export type Module = {
   routes?(ctx: AppContext, auth: Auth): Elysia<any, any, any, any, any, any, any>;
   /** POST routes the runtime serves ahead of the framework (runtime DirectRoute); `routes` declares them too. */
   direct?(ctx: AppContext): Record<string, DirectRoute>;
+  /**
+   * Deletes what the module keeps of a site, in the one transaction that deletes the site (queued behind the
+   * analytics writers); may return a step to run once it committed (e.g. removing the site's files).
+   */
+  dropSite?(tx: Tx, siteId: string): Promise<void | (() => void)>;
   /** Runs after the server stopped accepting requests, in reverse order (e.g. flush accepted events). */
   stop?(ctx: AppContext): Promise<void>;
 };

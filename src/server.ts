@@ -9,39 +9,46 @@ import { migrate } from './storage/migrate.ts';
 import { SiteCache } from './sites/site-cache.ts';
 import { Serial } from './storage/serial.ts';
 import { ParquetManifest } from './storage/parquet-layout.ts';
+import { storageModule, type StorageModule } from './storage/module.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { authPlugin } from './http/auth.ts';
+import { authPlugin } from './access/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
 import { healthRoutes } from './http/health.ts';
 import { keepUndecodableParams } from './http/path-params.ts';
-import { accountRoutes } from './accounts/routes.ts';
-import { organizationRoutes } from './organizations/routes.ts';
-import { siteRoutes } from './sites/routes.ts';
-import { keyRoutes } from './keys/routes.ts';
+import { accountsModule } from './accounts/module.ts';
+import { organizationsModule } from './organizations/module.ts';
+import { sitesModule } from './sites/module.ts';
+import type { DropSite } from './sites/service.ts';
+import { keysModule } from './keys/module.ts';
 import { ingestModule } from './ingest/module.ts';
 import { goalsModule } from './goals/module.ts';
 import { funnelsModule } from './funnels/module.ts';
 import { annotationsModule } from './annotations/module.ts';
 import { visitorsModule } from './visitors/module.ts';
 import { KeyUsage } from './keys/service.ts';
+import { goalsByIds } from './goals/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
+import { analyticsModule } from './analytics/module.ts';
 
-/** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
-const modules = (): Module[] => [
-  { name: 'accounts', routes: accountRoutes },
-  { name: 'organizations', routes: organizationRoutes },
-  { name: 'sites', routes: siteRoutes },
-  { name: 'keys', routes: keyRoutes },
-  { name: 'analytics', routes: analyticsRoutes },
-  ingestModule(),
-  goalsModule,
-  funnelsModule,
-  annotationsModule,
-  visitorsModule,
+/**
+ * Every module, in start order (stopped in reverse), fresh per server: storage first, so that it stops last.
+ * Add a module here; nothing else in this file needs to change.
+ */
+const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
+  storage,
+  accountsModule(),
+  organizationsModule(),
+  sitesModule(dropSite),
+  keysModule(),
+  analyticsModule(),
+  ingestModule(storage),
+  goalsModule(),
+  funnelsModule(),
+  annotationsModule(),
+  visitorsModule(),
   trackerModule(),
 ];
 
@@ -70,6 +77,7 @@ export async function startServer(config: Config): Promise<Tern> {
     config,
     db,
     parquet,
+    query: { db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids) },
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),
@@ -78,7 +86,16 @@ export async function startServer(config: Config): Promise<Tern> {
   if (config.testHooks) {
     process.on('SIGUSR2', () => void db.armCheckpointFault().then(() => log.info('test hook: checkpoint fault armed')));
   }
-  const features = modules();
+  // Deleting a site is one path: each module that keeps something of a site drops it, in one transaction.
+  const dropSite: DropSite = async (tx, siteId) => {
+    const after: (() => void)[] = [];
+    for (const m of features) {
+      const step = await m.dropSite?.(tx, siteId);
+      if (step) after.push(step);
+    }
+    return after;
+  };
+  const features = modules(storageModule(db, parquet, ctx.analyticsWrites), dropSite);
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));

@@ -5,7 +5,7 @@ import type { Auth } from '../module.ts';
 import { envelope, ok, errorResponses } from '../http/envelope.ts';
 import { ipLimitHooks } from '../http/ip-limit.ts';
 import { decoyHash } from '../security/passwords.ts';
-import { userOf } from '../http/auth.ts';
+import { userOf } from '../access/auth.ts';
 import { endSession } from './sessions.ts';
 import { LoginBody, LoginResult, MeResult, RegisterBody, RegisterResult } from './model.ts';
 import * as accounts from './service.ts';

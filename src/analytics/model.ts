@@ -1,21 +1,10 @@
 // Query and response schemas of the analytics endpoints (contract §7, §8); they also generate the OpenAPI document.
 import { z } from 'zod';
-import { COMPARISONS, PERIODS } from '../query/period.ts';
-import { INTERVALS } from '../query/buckets.ts';
-import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
+import { COMPARISONS } from '../query/parse/period.ts';
+import { CommonQuery } from '../query/parse/common-query.ts';
+import { INTERVALS } from '../query/sql/buckets.ts';
+import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
 import { PaginationSchema } from '../http/envelope.ts';
-
-const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
-
-export const CommonQuery = z.object({
-  period: z.enum(PERIODS).optional().describe('default 30d; realtime = last 30 minutes; all = since the first visit'),
-  date: DateText.optional().describe('base date of the period, default today in the site time zone'),
-  from: DateText.optional().describe('first day of a custom range (inclusive)'),
-  to: DateText.optional().describe('last day of a custom range (inclusive)'),
-  // Elysia may hand a query value that looks like JSON over already parsed; parseFilters takes either form.
-  filters: z.union([z.string(), z.array(z.unknown())]).optional().describe('JSON array of {dimension, operator, value}; all must hold'),
-});
-export type CommonQuery = z.infer<typeof CommonQuery>;
 
 const Compare = z.enum(COMPARISONS).optional().describe('previous_period (default), year_over_year or none');
 const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one day, month for 12mo and ranges over 180 days, else day');
@@ -25,13 +14,13 @@ export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 export const RevenueQuery = CommonQuery.extend({ compare: Compare, interval: IntervalParam });
 
 const Limit = z.coerce.number().int().min(1).max(1000).default(10);
-const Page = z.coerce.number().int().min(1).default(1);
+const PageNumber = z.coerce.number().int().min(1).default(1);
 
 export const breakdownQuery = (endpoint: BreakdownEndpoint) =>
   CommonQuery.extend({
     dimension: z.enum(BREAKDOWNS[endpoint]).optional().describe(`default ${BREAKDOWNS[endpoint][0]}`),
     limit: Limit,
-    page: Page,
+    page: PageNumber,
   });
 export type BreakdownQuery = CommonQuery & { dimension?: string; limit: number; page: number };
 

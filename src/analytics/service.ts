@@ -1,52 +1,42 @@
 // Analytics requests → query engine calls: resolve the period and filters for the site, then run one query.
-import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { realtimeRange, resolvePeriod, type Range } from '../query/period.ts';
-import { firstVisitDate } from '../query/first-visit.ts';
-import { resolveFilters } from '../query/filters.ts';
-import type { Scope } from '../query/scope.ts';
-import { stats as statsQuery } from '../query/aggregate.ts';
-import { chart } from '../query/charts.ts';
-import { breakdown as breakdownQuery } from '../query/breakdown.ts';
-import { realtime as realtimeQuery } from '../query/realtime.ts';
-import { revenue as revenueQuery } from '../query/revenue.ts';
-import { defaultInterval, type Interval } from '../query/buckets.ts';
-import { BREAKDOWNS, type BreakdownEndpoint } from '../query/dimensions.ts';
-import type { Comparison } from '../query/period.ts';
+import { realtimeRange } from '../query/parse/period.ts';
+import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { stats as statsQuery } from '../query/reports/aggregate.ts';
+import { chart } from '../query/reports/charts.ts';
+import { breakdown as breakdownQuery } from '../query/reports/breakdown.ts';
+import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
+import { revenue as revenueQuery } from '../query/reports/revenue.ts';
+import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
+import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
+import type { Comparison } from '../query/parse/period.ts';
 import { listAnnotations } from '../annotations/service.ts';
-import type { BreakdownQuery, CommonQuery } from './model.ts';
+import type { BreakdownQuery } from './model.ts';
 
-/** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
-export async function scopeFor(ctx: AppContext, site: Site, q: CommonQuery, range?: Range): Promise<Scope> {
-  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(ctx.db, ctx.parquet, site)));
-  const filters = await resolveFilters(ctx.db, site.id, q.filters);
-  return { site, range: r, filters, files: ctx.parquet };
+export async function stats(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison }) {
+  return statsQuery(src.db, await scopeFor(src, site, q), q.compare ?? 'previous_period');
 }
 
-export async function stats(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison }) {
-  return statsQuery(ctx.db, await scopeFor(ctx, site, q), q.compare ?? 'previous_period');
-}
-
-export async function realtime(ctx: AppContext, site: Site, q: CommonQuery) {
-  return realtimeQuery(ctx.db, await scopeFor(ctx, site, q, realtimeRange(site.timezone)));
+export async function realtime(src: QuerySources, site: Site, q: CommonQuery) {
+  return realtimeQuery(src.db, await scopeFor(src, site, q, realtimeRange(site.timezone)));
 }
 
 /** The series with the range's annotations beside the points (read as the annotations list reads them). */
-export async function charts(ctx: AppContext, site: Site, q: CommonQuery & { interval?: Interval }) {
-  const scope = await scopeFor(ctx, site, q);
+export async function charts(src: QuerySources, site: Site, q: CommonQuery & { interval?: Interval }) {
+  const scope = await scopeFor(src, site, q);
   const [series, notes] = await Promise.all([
-    chart(ctx.db, scope, q.interval ?? defaultInterval(scope.range)),
-    listAnnotations(ctx.db, site.id, { from: scope.range.from, to: scope.range.to }),
+    chart(src.db, scope, q.interval ?? defaultInterval(scope.range)),
+    listAnnotations(src.db, site.id, { from: scope.range.from, to: scope.range.to }),
   ]);
   return { ...series, annotations: notes.map(({ id, date, text }) => ({ id, date, text })) };
 }
 
-export async function breakdown(ctx: AppContext, site: Site, endpoint: BreakdownEndpoint, q: BreakdownQuery) {
-  const scope = await scopeFor(ctx, site, q);
-  return breakdownQuery(ctx.db, scope, q.dimension ?? BREAKDOWNS[endpoint][0], { limit: q.limit, page: q.page }, endpoint === 'pages');
+export async function breakdown(src: QuerySources, site: Site, endpoint: BreakdownEndpoint, q: BreakdownQuery) {
+  const scope = await scopeFor(src, site, q);
+  return breakdownQuery(src.db, scope, q.dimension ?? BREAKDOWNS[endpoint][0], { limit: q.limit, page: q.page }, endpoint === 'pages');
 }
 
-export async function revenue(ctx: AppContext, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {
-  const scope = await scopeFor(ctx, site, q);
-  return revenueQuery(ctx.db, scope, q.compare ?? 'previous_period', q.interval ?? defaultInterval(scope.range));
+export async function revenue(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {
+  const scope = await scopeFor(src, site, q);
+  return revenueQuery(src.db, scope, q.compare ?? 'previous_period', q.interval ?? defaultInterval(scope.range));
 }

@@ -1,12 +1,10 @@
-// The annotations feature as a server module: routes plus site-delete cleanup.
+// The annotations feature as a server module: routes plus its share of a site's deletion.
 import type { Module } from '../module.ts';
 import { annotationRoutes } from './routes.ts';
 import { deleteSiteAnnotations } from './service.ts';
 
-export const annotationsModule: Module = {
+export const annotationsModule = (): Module => ({
   name: 'annotations',
-  async start(ctx) {
-    ctx.sites.deleteHooks.push((siteId) => deleteSiteAnnotations(ctx.db, siteId));
-  },
+  dropSite: (tx, siteId) => deleteSiteAnnotations(tx, siteId),
   routes: annotationRoutes,
-};
+});

@@ -1,5 +1,5 @@
 // Annotations of a site: list by date range, create, delete. Dates are the site's calendar dates.
-import type { Database } from '../storage/database.ts';
+import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { Annotation } from './model.ts';
 
@@ -28,6 +28,7 @@ export async function deleteAnnotation(db: Database, siteId: string, annotationI
   return { id: annotationId };
 }
 
-export async function deleteSiteAnnotations(db: Database, siteId: string) {
-  await db.exec(`DELETE FROM annotations WHERE site_id = ?`, [siteId]);
+/** This feature's share of a site's deletion, in its transaction. */
+export async function deleteSiteAnnotations(tx: Tx, siteId: string) {
+  await tx.exec(`DELETE FROM annotations WHERE site_id = ?`, [siteId]);
 }

@@ -1,13 +1,11 @@
 // Funnel analysis report: resolve steps (goal steps → their goal's definition), run the one query, derive rates.
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
-import { rangeEcho } from '../query/period.ts';
-import { scopeFor } from '../analytics/service.ts';
-import type { CommonQuery } from '../analytics/model.ts';
-import type { AppContext } from '../app-context.ts';
-import { goalMatch, type MatchDef } from '../query/goals-match.ts';
-import { funnelCounts } from '../query/funnels.ts';
-import { conversionRate } from '../query/metrics.ts';
+import { rangeEcho } from '../query/parse/period.ts';
+import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { goalMatch, type MatchDef } from '../query/sql/goals-match.ts';
+import { funnelCounts } from '../query/reports/funnels.ts';
+import { conversionRate } from '../query/sql/metrics.ts';
 import { listGoals } from '../goals/service.ts';
 import type { Funnel, FunnelStep } from './model.ts';
 import { getFunnel } from './service.ts';
@@ -25,10 +23,10 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   });
 }
 
-export async function analyzeFunnel(ctx: AppContext, site: Site, funnelId: string, q: CommonQuery) {
-  const db = ctx.db;
+export async function analyzeFunnel(src: QuerySources, site: Site, funnelId: string, q: CommonQuery) {
+  const db = src.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
-  const scope = await scopeFor(ctx, site, q);
+  const scope = await scopeFor(src, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;

@@ -1,9 +1,7 @@
 // Funnel shapes (contract §8): 2–8 ordered steps and a conversion window.
 import { z } from 'zod';
 import { RangeSchema } from '../goals/model.ts';
-
-export const FUNNEL_WINDOWS = ['session', '1h', '1d', '7d', '30d'] as const;
-export type FunnelWindow = (typeof FUNNEL_WINDOWS)[number];
+import { FUNNEL_WINDOWS } from '../query/reports/funnels.ts';
 
 export const StepSchema = z.object({
   type: z.enum(['pageview', 'event', 'goal']),

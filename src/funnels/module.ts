@@ -1,12 +1,10 @@
-// The funnels feature as a server module: routes plus site-delete cleanup.
+// The funnels feature as a server module: routes plus its share of a site's deletion.
 import type { Module } from '../module.ts';
 import { funnelRoutes } from './routes.ts';
 import { deleteSiteFunnels } from './service.ts';
 
-export const funnelsModule: Module = {
+export const funnelsModule = (): Module => ({
   name: 'funnels',
-  async start(ctx) {
-    ctx.sites.deleteHooks.push((siteId) => deleteSiteFunnels(ctx.db, siteId));
-  },
+  dropSite: (tx, siteId) => deleteSiteFunnels(tx, siteId),
   routes: funnelRoutes,
-};
+});

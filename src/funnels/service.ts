@@ -1,7 +1,8 @@
 // Funnels of a site: list, create, update, delete. Goal steps must name a goal of the same site.
-import type { Database } from '../storage/database.ts';
+import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateFunnel, Funnel, FunnelStep, PatchFunnel } from './model.ts';
+import { goalsByIds } from '../goals/service.ts';
 
 const COLUMNS = `id::VARCHAR AS id, name, steps::VARCHAR AS steps, conversion_window AS "window", created_at`;
 
@@ -10,9 +11,8 @@ const shape = (row: Record<string, any>): Funnel => ({ ...row, steps: JSON.parse
 async function checkGoalSteps(db: Database, siteId: string, steps: FunnelStep[]) {
   const ids = steps.filter((s) => s.type === 'goal').map((s) => s.value);
   if (ids.length === 0) return;
-  const found = new Set(
-    (await db.query<{ id: string }>(`SELECT id::VARCHAR AS id FROM goals WHERE site_id = ? AND id::VARCHAR = ANY(?)`, [siteId, ids])).map((r) => r.id),
-  );
+  // Exactly as stored (lowercase): a step's goal id is looked up by that text when the funnel is analysed.
+  const found = new Set((await goalsByIds(db, siteId, ids)).map((g) => g.id));
   steps.forEach((s, i) => {
     if (s.type === 'goal' && !found.has(s.value)) throw badRequest(`Invalid body field 'steps.${i}.value': no goal with this id in the site`);
   });
@@ -53,6 +53,7 @@ export async function deleteFunnel(db: Database, siteId: string, funnelId: strin
   return { id: row.id as string };
 }
 
-export async function deleteSiteFunnels(db: Database, siteId: string) {
-  await db.exec(`DELETE FROM funnels WHERE site_id = ?`, [siteId]);
+/** This feature's share of a site's deletion, in its transaction. */
+export async function deleteSiteFunnels(tx: Tx, siteId: string) {
+  await tx.exec(`DELETE FROM funnels WHERE site_id = ?`, [siteId]);
 }

@@ -1,12 +1,10 @@
-// The goals feature as a server module: routes plus site-delete cleanup.
+// The goals feature as a server module: routes plus its share of a site's deletion.
 import type { Module } from '../module.ts';
 import { goalRoutes } from './routes.ts';
 import { deleteSiteGoals } from './service.ts';
 
-export const goalsModule: Module = {
+export const goalsModule = (): Module => ({
   name: 'goals',
-  async start(ctx) {
-    ctx.sites.deleteHooks.push((siteId) => deleteSiteGoals(ctx.db, siteId));
-  },
+  dropSite: (tx, siteId) => deleteSiteGoals(tx, siteId),
   routes: goalRoutes,
-};
+});

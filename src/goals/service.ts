@@ -1,5 +1,5 @@
 // Goals of a site: list, create, update, archive/unarchive; rows shaped as the API shows them.
-import type { Database } from '../storage/database.ts';
+import type { Database, Tx } from '../storage/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateGoal, Goal, PatchGoal } from './model.ts';
 
@@ -16,6 +16,15 @@ export async function listGoals(db: Database, siteId: string, includeArchived = 
   const rows = await db.query(
     `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND (? OR NOT archived) ORDER BY created_at, id`,
     [siteId, includeArchived],
+  );
+  return rows.map(shape);
+}
+
+/** The site's goals among `ids` (UUIDs in any case; an id that is no goal of the site is left out). */
+export async function goalsByIds(db: Database, siteId: string, ids: string[]): Promise<Goal[]> {
+  const rows = await db.query(
+    `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
+    [siteId, ids],
   );
   return rows.map(shape);
 }
@@ -55,6 +64,7 @@ export async function setArchived(db: Database, siteId: string, goalId: string, 
   return shape(row);
 }
 
-export async function deleteSiteGoals(db: Database, siteId: string) {
-  await db.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
+/** This feature's share of a site's deletion, in its transaction. */
+export async function deleteSiteGoals(tx: Tx, siteId: string) {
+  await tx.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
 }

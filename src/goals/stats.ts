@@ -1,11 +1,9 @@
 // Goal reports: resolve the common parameters (as the analytics endpoints do) and goal definitions, then query.
-import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
-import { rangeEcho } from '../query/period.ts';
-import { defaultInterval, type Interval } from '../query/buckets.ts';
-import { goalCompletions, goalDetail, goalsStats } from '../query/goals.ts';
-import { scopeFor } from '../analytics/service.ts';
-import type { CommonQuery } from '../analytics/model.ts';
+import { rangeEcho } from '../query/parse/period.ts';
+import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
+import { goalCompletions, goalDetail, goalsStats } from '../query/reports/goals.ts';
+import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import type { Page } from '../http/page-query.ts';
 import { getGoal, listGoals } from './service.ts';
 
@@ -13,22 +11,22 @@ import { getGoal, listGoals } from './service.ts';
 const noPeriodGiven = (q: CommonQuery) => [q.period, q.date, q.from, q.to, q.filters].every((v) => v === undefined);
 
 /** Every active goal's totals; archived goals only with include_archived=true, as in the list. */
-export async function allGoalStats(ctx: AppContext, site: Site, q: CommonQuery & { include_archived?: string }) {
-  const scope = await scopeFor(ctx, site, q);
-  const goals = await listGoals(ctx.db, site.id, q.include_archived === 'true');
-  return { range: rangeEcho(scope.range), goals: await goalsStats(ctx.db, scope, goals) };
+export async function allGoalStats(src: QuerySources, site: Site, q: CommonQuery & { include_archived?: string }) {
+  const scope = await scopeFor(src, site, q);
+  const goals = await listGoals(src.db, site.id, q.include_archived === 'true');
+  return { range: rangeEcho(scope.range), goals: await goalsStats(src.db, scope, goals) };
 }
 
-export async function oneGoalStats(ctx: AppContext, site: Site, goalId: string, q: CommonQuery & { interval?: Interval }) {
-  const goal = await getGoal(ctx.db, site.id, goalId);
-  const scope = await scopeFor(ctx, site, q);
+export async function oneGoalStats(src: QuerySources, site: Site, goalId: string, q: CommonQuery & { interval?: Interval }) {
+  const goal = await getGoal(src.db, site.id, goalId);
+  const scope = await scopeFor(src, site, q);
   const interval = q.interval ?? defaultInterval(scope.range);
-  const { metrics, points } = await goalDetail(ctx.db, scope, goal, interval);
+  const { metrics, points } = await goalDetail(src.db, scope, goal, interval);
   return { range: rangeEcho(scope.range), goal, interval, metrics, points };
 }
 
-export async function completions(ctx: AppContext, site: Site, goalId: string, q: CommonQuery & Page) {
-  const goal = await getGoal(ctx.db, site.id, goalId);
-  const scope = noPeriodGiven(q) ? undefined : await scopeFor(ctx, site, q);
-  return goalCompletions(ctx.db, ctx.parquet, site.id, goal, q, scope);
+export async function completions(src: QuerySources, site: Site, goalId: string, q: CommonQuery & Page) {
+  const goal = await getGoal(src.db, site.id, goalId);
+  const scope = noPeriodGiven(q) ? undefined : await scopeFor(src, site, q);
+  return goalCompletions(src.db, src.files, site.id, goal, q, scope);
 }

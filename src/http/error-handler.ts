@@ -1,6 +1,7 @@
 // One error path: every failure leaves as {"error": "..."} with the right status and no internals.
 import { Elysia } from 'elysia';
 import { ApiError } from './errors.ts';
+import { QueryError, type QueryErrorKind } from '../query/errors.ts';
 import { log } from '../log.ts';
 
 function describeValidation(error: any): string {
@@ -25,10 +26,17 @@ function responseFault(error: any, request: Request, set: { status?: number | st
   return { error: 'Internal server error' };
 }
 
+/** The query engine's refusals: bad report parameters are the client's; a report over the memory budget is a 503. */
+const QUERY_STATUS: Record<QueryErrorKind, number> = { invalid: 400, 'too-large': 503 };
+
 export const errorHandler = new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
   if (error instanceof ApiError) {
     set.status = error.status;
     Object.assign(set.headers, error.headers);
+    return { error: error.message };
+  }
+  if (error instanceof QueryError) {
+    set.status = QUERY_STATUS[error.kind];
     return { error: error.message };
   }
   switch (code) {

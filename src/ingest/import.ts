@@ -11,6 +11,7 @@ import { log } from '../log.ts';
 import { anonVisitorId, uidVisitorId } from './hash.ts';
 import { dayOf } from './salts.ts';
 import { load, sessionizedSource } from './load-sql.ts';
+import { frag } from '../storage/sql.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
@@ -101,7 +102,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     await fd.close();
     const read = performance.now();
     if (result.imported) {
-      await load(db, serial, manifest, { sql: sessionizedSource(readLogSql), params: [nonce, [file]] }).catch((e) => {
+      await load(db, serial, manifest, sessionizedSource(frag(readLogSql, [[file]]), nonce)).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;

@@ -7,6 +7,7 @@ import { writePartitions, writingFiles } from '../storage/parquet-writer.ts';
 import type { Serial } from '../storage/serial.ts';
 import { markBatch, STORED_EVENT_COLUMNS } from '../storage/marks.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
+import { sql, type Fragment } from '../storage/sql.ts';
 
 /** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
 const FIRST_EVENT_ATTRS = [
@@ -16,8 +17,8 @@ const FIRST_EVENT_ATTRS = [
 
 let seq = 0;
 
-/** A FROM-able SQL text with its parameters; `inArrivalOrder` when its rows come in time order (the live log). */
-export type LoadSource = { sql: string; params: unknown[]; inArrivalOrder?: boolean };
+/** A FROM-able relation with its parameters; `inArrivalOrder` when its rows come in time order (the live log). */
+export type LoadSource = Fragment & { inArrivalOrder?: boolean };
 
 /**
  * Loads the rows of `source` into the analytics tables.
@@ -35,7 +36,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
   try {
     await tx.exec(
       `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
-      params as any[],
+      params,
     );
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
@@ -139,9 +140,9 @@ export function load(
  * 30 minutes or more (the live sessionizer's rule). `nonce` keeps two imports' visit IDs apart.
  * A pageview's engaged page is the visit's previous pageview, as the live sessionizer records it.
  */
-export const sessionizedSource = (inner: string) => `(
+export const sessionizedSource = (inner: Fragment, nonce: string): Fragment => sql`(
   SELECT * EXCLUDE (brk, grp) REPLACE (
-    (hash(visitor_id, grp, ?::VARCHAR) & 9007199254740991)::BIGINT AS visit_id,
+    (hash(visitor_id, grp, ${nonce}::VARCHAR) & 9007199254740991)::BIGINT AS visit_id,
     CASE WHEN event_type = 'pageview' THEN lag(path) OVER pv END AS engaged_path,
     CASE WHEN event_type = 'pageview' THEN lag(hostname) OVER pv END AS engaged_hostname)
   FROM (

@@ -1,28 +1,12 @@
 // The NDJSON line format of the durable log (and of import staging files): one stored event per line.
 // The same column list types the DuckDB read_json() that bulk-loads the lines, so the two cannot drift.
-
-/** Columns of the events table, in table order, with their DuckDB types. */
-export const EVENT_COLUMNS = [
-  ['ts', 'TIMESTAMP'], ['site_id', 'VARCHAR'], ['visitor_id', 'BIGINT'], ['visit_id', 'BIGINT'],
-  ['event_type', 'VARCHAR'], ['event_name', 'VARCHAR'], ['url', 'VARCHAR'], ['hostname', 'VARCHAR'],
-  ['path', 'VARCHAR'], ['title', 'VARCHAR'], ['referrer', 'VARCHAR'], ['source', 'VARCHAR'],
-  ['channel', 'VARCHAR'], ['utm_source', 'VARCHAR'], ['utm_medium', 'VARCHAR'], ['utm_campaign', 'VARCHAR'],
-  ['utm_term', 'VARCHAR'], ['utm_content', 'VARCHAR'], ['country', 'VARCHAR'], ['region', 'VARCHAR'],
-  ['city', 'VARCHAR'], ['browser', 'VARCHAR'], ['browser_version', 'VARCHAR'], ['os', 'VARCHAR'],
-  ['os_version', 'VARCHAR'], ['device', 'VARCHAR'], ['screen', 'VARCHAR'], ['session_id', 'VARCHAR'],
-  ['time_on_page', 'DOUBLE'], ['scroll_depth', 'DOUBLE'], ['revenue', 'DECIMAL(18, 4)'], ['currency', 'VARCHAR'],
-  ['order_id', 'VARCHAR'], ['props', 'MAP(VARCHAR, VARCHAR)'], ['engaged_path', 'VARCHAR'],
-  ['engaged_hostname', 'VARCHAR'],
-] as const;
+import { EVENT_COLUMNS, type EventColumn } from '../storage/event-columns.ts';
 
 /** Log-only columns: the tracker's visitor_uid feeds the visitor profile, not the events table. */
 const LOG_ONLY_COLUMNS = [['uid', 'VARCHAR']] as const;
 
-export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
 /** One log line; ts is in ms since the epoch; visit_id and engaged_* are null in import staging (assigned in SQL). */
 export type LogRow = { [K in EventColumn]: any } & { ts: number; uid: string | null };
-
-export const EVENT_COLUMN_LIST = EVENT_COLUMNS.map(([c]) => c).join(', ');
 
 /** Columns added after the first log format: their keys come last, so an older server's segments still replay. */
 const ADDED_COLUMNS: readonly EventColumn[] = ['engaged_path', 'engaged_hostname'];

@@ -1,14 +1,13 @@
 // POST /api/v1/event, /api/v1/identify (no credential, CORS, raw capped body) and the session-only bulk import.
 import { Elysia } from 'elysia';
 import { z } from 'zod';
-import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { errorResponse } from '../http/error-response.ts';
 import { socketAddress, type DirectRoute } from '../runtime/index.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
-import { readCapped } from './body.ts';
-import { answerPatiently } from './patient-response.ts';
+import { readCapped } from '../http/body.ts';
+import { answerPatiently } from '../http/patient-response.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
 import { EventDoc, IdentifyDoc, ImportLineDoc, parseEvent, parseIdentify } from './validate.ts';
 
@@ -56,9 +55,9 @@ const accepted = () => new Response('ok', ACCEPTED);
  * The tracker's two POST routes as runtime DirectRoutes (Bun serves them natively, Deno through the Elysia
  * routes below, which call the same functions): 202 once durable, else the error as a response.
  */
-export const trackerRoutes = (ctx: AppContext, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
+export const collectRoutes = (trustProxy: boolean, svc: () => IngestService): Record<'/api/v1/event' | '/api/v1/identify', DirectRoute> => {
   const origin = (request: Request, peer: () => string) => ({
-    ip: clientIp(request, ctx.config.trustProxy, peer),
+    ip: clientIp(request, trustProxy, peer),
     userAgent: request.headers.get('user-agent') ?? '',
   });
   return {
@@ -80,7 +79,7 @@ const answering = (act: (body: string, request: Request, peer: () => string) => 
   }
 };
 
-export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: ReturnType<typeof trackerRoutes>) => {
+export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: ReturnType<typeof collectRoutes>) => {
   const viaElysia = (route: DirectRoute) => ({ request }: { request: Request }) => route(request, () => socketAddress(request));
   // A 204 must have no body at all (Deno refuses even an empty string).
   const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });

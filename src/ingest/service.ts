@@ -1,7 +1,6 @@
 // The ingestion service: live events (validate → visitor → visit → durable log) and /identify,
 // with the log writer, loader, sessionizer and salts it owns from start to drain.
 import { join } from 'node:path';
-import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError } from '../http/errors.ts';
 import { log } from '../log.ts';
@@ -15,8 +14,10 @@ import { importEvents, type ImportResult } from './import.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
-import { Compactor } from '../storage/compaction.ts';
+import type { StorageModule } from '../storage/module.ts';
 import type { ParquetManifest } from '../storage/parquet-layout.ts';
+import type { Database } from '../storage/database.ts';
+import type { SiteCache } from '../sites/site-cache.ts';
 import type { EventInput, IdentifyInput } from './validate.ts';
 
 /** Ingestion answers CORS for any origin on every response, errors included (contract §6). */
@@ -27,6 +28,11 @@ export const ingestError = (status: number, message: string) => new ApiError(sta
 const refused = () =>
   new ApiError(503, 'The event could not be stored (the server cannot write its ingest log); nothing was recorded, retry later', { ...CORS_HEADERS, 'retry-after': '5' });
 
+/** What ingestion uses: the database and Parquet files, the analytics writers' queue, the sites, and where its log lives. */
+export type IngestDeps = {
+  db: Database; parquet: ParquetManifest; analyticsWrites: Serial; sites: SiteCache; dataDir: string; loadIntervalMs: number;
+};
+
 export class IngestService {
   readonly serial: Serial;
   readonly sessionizer = new Sessionizer();
@@ -34,33 +40,31 @@ export class IngestService {
   readonly loader: Loader;
   readonly writer: LogWriter;
   readonly manifest: ParquetManifest;
-  readonly compactor: Compactor;
 
-  constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
-    this.serial = ctx.analyticsWrites;
-    this.salts = new Salts(ctx.db);
-    this.manifest = ctx.parquet;
-    this.loader = new Loader(ctx.db, this.serial, this.manifest, { intervalMs: ctx.config.ingestLoadIntervalMs });
-    this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
-    // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
-    // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
-    this.compactor = new Compactor(ctx.db, this.manifest, this.serial, { canRun: () => this.loader.lagMs() < 60_000 });
+  /** `storage`: compaction, which waits for the loader and runs after an import. */
+  constructor(private deps: IngestDeps, private storage: Pick<StorageModule, 'holdCompactionWhile' | 'compact'>, opts: { rotateMs?: number } = {}) {
+    this.serial = deps.analyticsWrites;
+    this.salts = new Salts(deps.db);
+    this.manifest = deps.parquet;
+    this.loader = new Loader(deps.db, this.serial, this.manifest, { intervalMs: deps.loadIntervalMs });
+    this.writer = new LogWriter(join(deps.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
   }
 
   /** Replays what an earlier run left in the log, then restores open visits and starts accepting. */
   async start() {
+    // Compaction moves visits closed for 35 minutes; queued segments hold only events of the last few seconds,
+    // unless the loader falls behind: then it waits, so a visit is never split between a file and a late load.
+    this.storage.holdCompactionWhile(() => this.loader.lagMs() >= 60_000);
     const leftovers = this.writer.leftovers();
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
-    this.ctx.sites.deleteHooks.push((siteId) => this.compactor.dropSite(siteId));
     await this.salts.start();
-    await this.sessionizer.restore(this.ctx.db);
+    await this.sessionizer.restore(this.deps.db);
     this.writer.start();
-    this.compactor.start();
   }
 
   site(publicId: string): Site {
-    const site = this.ctx.sites.byPublicId(publicId);
+    const site = this.deps.sites.byPublicId(publicId);
     if (!site) throw ingestError(404, 'Unknown site');
     return site;
   }
@@ -100,7 +104,7 @@ export class IngestService {
     // DuckDB would abort whichever committed second, and an import has no retry. The price: an identify
     // during a long import waits for it.
     await this.serial.run(() =>
-      this.ctx.db.exec(
+      this.deps.db.exec(
         `INSERT INTO visitors (id, site_id, visitor_id, uid, external_id, name, email, avatar_url, custom)
          VALUES (md5(?::VARCHAR || ':' || ?::BIGINT)::UUID, ?, ?::BIGINT, ?, ?, ?, ?, ?, ?::JSON)
          ON CONFLICT (site_id, visitor_id) DO UPDATE SET
@@ -115,8 +119,8 @@ export class IngestService {
 
   /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
   async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
-    const result = await importEvents(this.ctx.db, this.serial, this.manifest, site, body, onBodyRead);
-    if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    const result = await importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead);
+    if (result.imported) await this.storage.compact().catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return result;
   }
 
@@ -125,6 +129,5 @@ export class IngestService {
     this.sessionizer.stop();
     await this.writer.close();
     await this.loader.flush();
-    await this.compactor.stop();
   }
 }

@@ -13,7 +13,7 @@ export const SCOPES = [
   'visitors:read',
 ] as const;
 export const ScopeSchema = z.enum(SCOPES);
-export type Scope = z.infer<typeof ScopeSchema>;
+export type KeyScope = z.infer<typeof ScopeSchema>;
 
 export const CreateKeyBody = z.object({
   name: z.string().trim().min(1).max(200),

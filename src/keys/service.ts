@@ -4,7 +4,7 @@ import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
 import { SerialByKey } from '../storage/serial.ts';
-import type { ApiKey, Scope } from './model.ts';
+import type { ApiKey, KeyScope } from './model.ts';
 
 export const KEY_PREFIX = 'sk_live_';
 const MAX_ACTIVE_KEYS = 10;
@@ -12,7 +12,7 @@ const MAX_ACTIVE_KEYS = 10;
 const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS key_preview, created_at, expires_at, last_used_at,
   CASE WHEN expires_at IS NOT NULL AND expires_at <= now()::TIMESTAMP THEN 'expired' ELSE 'active' END AS status`;
 
-export type AuthenticatedKey = { id: string; org_id: string; scopes: Scope[]; plan: string };
+export type AuthenticatedKey = { id: string; org_id: string; scopes: KeyScope[]; plan: string };
 
 const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ cacheMisses: true });
 
@@ -24,7 +24,7 @@ const creations = new SerialByKey();
 
 export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
 
-export async function createKey(db: Database, orgId: string, input: { name: string; scopes: Scope[]; expires_at?: string | null }) {
+export async function createKey(db: Database, orgId: string, input: { name: string; scopes: KeyScope[]; expires_at?: string | null }) {
   const org = await db.one<{ id: string; plan: string }>('SELECT id::VARCHAR AS id, plan FROM organizations WHERE id = ?::UUID', [orgId]);
   if (!org) throw notFound('Organization not found');
   if (org.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);

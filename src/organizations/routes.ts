@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
-import { userOf } from '../http/auth.ts';
+import { userOf } from '../access/auth.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CreateOrganizationBody, OrganizationSchema, PatchOrganizationBody } from './model.ts';
 import * as orgs from './service.ts';

@@ -1,7 +1,7 @@
-// Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear 503.
+// Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear QueryError.
 import { isOutOfMemory, type Database, type Row } from '../storage/database.ts';
-import { ApiError } from '../http/errors.ts';
-import type { Fragment } from './sql.ts';
+import { QueryError } from './errors.ts';
+import type { Fragment } from '../storage/sql.ts';
 
 /** DuckDB's buffer pool is capped (DUCKDB_MEMORY_LIMIT); a long period over a big site can exceed it. */
 async function guarded<T>(q: Promise<T>): Promise<T> {
@@ -9,7 +9,7 @@ async function guarded<T>(q: Promise<T>): Promise<T> {
     return await q;
   } catch (e) {
     if (isOutOfMemory(e)) {
-      throw new ApiError(503, 'This query needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); choose a shorter period or raise the limit');
+      throw new QueryError('too-large', 'This query needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); choose a shorter period or raise the limit');
     }
     throw e;
   }

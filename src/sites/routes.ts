@@ -6,8 +6,9 @@ import type { Auth } from '../module.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { CreateSiteBody, PatchSiteBody, SiteSchema } from './model.ts';
 import * as sites from './service.ts';
+import type { DropSite } from './service.ts';
 
-export const siteRoutes = (ctx: AppContext, auth: Auth) =>
+export const siteRoutes = (ctx: AppContext, auth: Auth, dropSite: DropSite) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites', tags: ['Sites'] })
     .use(auth)
     .get('', ({ access }) => ok({ sites: ctx.sites.ofOrg(access.orgId!).map(sites.publicSite) }),
@@ -20,5 +21,5 @@ export const siteRoutes = (ctx: AppContext, auth: Auth) =>
     }, { session: true, body: CreateSiteBody, response: { 201: envelope(SiteSchema), ...errorResponses } })
     .patch('/:siteId', async ({ access, body }) => ok(sites.publicSite(await sites.patchSite(ctx.db, ctx.sites, access.site!, body))),
       { session: true, body: PatchSiteBody, response: { 200: envelope(SiteSchema), ...errorResponses } })
-    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.db, ctx.sites, ctx.analyticsWrites, access.site!)),
+    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.db, ctx.sites, ctx.analyticsWrites, dropSite, access.site!)),
       { session: true, response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses }, detail: { summary: 'Delete a site and all its events' } });

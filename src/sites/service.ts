@@ -4,10 +4,11 @@ import { randomHex } from '../security/tokens.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import type { Site } from './model.ts';
 import { SerialByKey, type Serial } from '../storage/serial.ts';
+import type { Tx } from '../storage/database.ts';
 import { notFound } from '../http/errors.ts';
 
-/** Tables whose rows belong to one site and go when the site goes. */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale'];
+/** Every module's share of a site's deletion, in its transaction; returns what to do once it committed. */
+export type DropSite = (tx: Tx, siteId: string) => Promise<(() => void)[]>;
 
 /**
  * Patches and deletes of one site, one at a time: a patch whose UPDATE ran just before a delete committed
@@ -48,23 +49,24 @@ export async function patchSite(db: Database, cache: SiteCache, site: Site, inpu
   });
 }
 
-export function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
+export function deleteSite(db: Database, cache: SiteCache, analyticsWrites: Serial, dropSite: DropSite, site: Site) {
   return siteWrites.run(site.id, async () => {
     stillThere(cache, site);
-    return removeSite(db, cache, analyticsWrites, site);
+    return removeSite(db, cache, analyticsWrites, dropSite, site);
   });
 }
 
-async function removeSite(db: Database, cache: SiteCache, analyticsWrites: Serial, site: Site) {
+async function removeSite(db: Database, cache: SiteCache, analyticsWrites: Serial, dropSite: DropSite, site: Site) {
   cache.remove(site.id);
   // Queued with the loader and compaction so the delete never races a batch touching the same rows.
-  await analyticsWrites.run(() =>
+  const afterwards = await analyticsWrites.run(() =>
     db.transaction(async (tx) => {
-      for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [site.id]);
+      const steps = await dropSite(tx, site.id);
       await tx.exec('DELETE FROM sites WHERE id = ?::UUID', [site.id]);
+      return steps;
     }),
   );
-  for (const hook of cache.deleteHooks) await hook(site.id);
+  for (const step of afterwards) step();
   return { id: site.id };
 }
 

@@ -7,8 +7,6 @@ export const SITE_COLUMNS = `id::VARCHAR AS id, org_id::VARCHAR AS org_id, publi
 export class SiteCache {
   private byId = new Map<string, Site>();
   private byPublic = new Map<string, Site>();
-  /** Subsystems with their own per-site data (Parquet files, goals, funnels…) register cleanup here. */
-  readonly deleteHooks: ((siteId: string) => Promise<void>)[] = [];
 
   static async load(db: Database): Promise<SiteCache> {
     const cache = new SiteCache();

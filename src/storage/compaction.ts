@@ -4,10 +4,9 @@
 // Small files of a month are merged in tiers of similar size, so a row is rewritten a few times at most.
 // A site whose first-occurrence marks went stale (an import of past data) has them recomputed here.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { BACKGROUND_THREADS, type Database } from './database.ts';
 import type { Serial } from './serial.ts';
-import { parquetRoot, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
@@ -165,14 +164,8 @@ export class Compactor {
     this.graveyard.push({ timer: setTimeout(bury, DELETE_GRACE_MS), bury });
   }
 
-  /** Site-delete hook: its registry rows and files go; the hot rows are deleted by the sites service. */
-  async dropSite(siteId: string) {
-    await this.serial.run(() => this.db.transaction(async (tx) => {
-      await tx.exec('DELETE FROM parquet_files WHERE site_id = ?', [siteId]);
-      await tx.exec('DELETE FROM file_engagement WHERE site_id = ?', [siteId]);
-    }));
-    this.manifest.dropSite(siteId);
+  /** A deleted site's marks are no longer retried (storage/module.ts drops its rows and files). */
+  forgetSite(siteId: string) {
     this.remarkRetry.delete(siteId);
-    for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(this.manifest.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
   }
 }

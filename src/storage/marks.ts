@@ -2,15 +2,15 @@
 // and when the visitor was last on the same page, signed by whether that was in the same visit (page_prev).
 // Over a range starting at `from`, an event is its visitor's first on the page in range exactly when that
 // earlier time is before `from`, and likewise for visits and for the visitor overall — so distinct visitors
-// and visits per page become sums over one scan (query/marks.ts).
+// and visits per page become sums over one scan (query/plan/marked-sources.ts).
 // The loader marks each batch from visitor_history; an event older than its visitor's latest stored one
 // (an import of past data) records the site in marks_stale, and compaction then recomputes the site's marks.
 import type { Tx } from './database.ts';
-import { ParquetManifest, sqlPath, type ParquetFile } from './parquet-layout.ts';
+import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
-import { EVENT_COLUMN_LIST } from '../ingest/log-format.ts';
+import { EVENT_COLUMN_LIST } from './event-columns.ts';
 
-/** Every column of a stored event file: the log's event columns, then the marks. */
+/** Every column of a stored event file: the event columns, then the marks. */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev`;
 
 /**
@@ -168,11 +168,4 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
   } finally {
     for (const t of [em, vm]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
-}
-
-/** Migration 0008's step: every site's stored events and visits get their marks (old files go as orphans at start). */
-export async function markStoredEvents(tx: Tx, dataDir: string) {
-  const manifest = new ParquetManifest(dataDir);
-  const sites = await tx.query<{ site_id: string }>(`SELECT DISTINCT site_id FROM parquet_files UNION SELECT DISTINCT site_id FROM visits`);
-  for (const { site_id } of sites) await rebuildMarks(tx, manifest, [], site_id);
 }

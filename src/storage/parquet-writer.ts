@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Tx } from './database.ts';
+import { frag, sql, type Fragment } from './sql.ts';
 import { syncDir, syncFile } from './durable-file.ts';
 import { ensureDir, partitionDir, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 
@@ -53,26 +54,28 @@ export type WriteOptions = {
 };
 
 /**
- * `select` yields the rows; site id and month are checked by partitionDir, since COPY takes no parameters.
+ * `select` yields the rows (its values bound); the file's path is spliced into COPY … TO, which takes no
+ * parameter for it, so site id and month are checked by partitionDir first.
  * An events file gets its file_engagement rows, summed from `select` again (for the loader, rows still in
  * memory, rather than reading the new file back).
  */
 export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
-  select: string, stats: FileStats, opts: WriteOptions = {}): Promise<ParquetFile> {
+  select: string | Fragment, stats: FileStats, opts: WriteOptions = {}): Promise<ParquetFile> {
+  const rows = typeof select === 'string' ? frag(select) : select;
   const dir = partitionDir(manifest.dataDir, tbl, siteId, month);
   ensureDir(dir);
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
   const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, ...stats };
   written.push(f);
   const [order, rowGroup] = opts.inArrivalOrder ? ['', ARRIVAL_ROW_GROUP] : opts.presorted ? ['', FULL_ROW_GROUP] : [` ORDER BY ${TIME_COL[tbl]}`, FULL_ROW_GROUP];
-  await tx.exec(`COPY (${select}${order}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION ${COMPRESSION}, ROW_GROUP_SIZE ${rowGroup})`);
+  await tx.exec(`COPY (${rows.sql}${order}) TO ${sqlPath(abs)} (FORMAT parquet, COMPRESSION ${COMPRESSION}, ROW_GROUP_SIZE ${rowGroup})`, rows.params);
   await syncFile(abs);
   await syncDir(dir);
   await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
   if (tbl === 'events' && opts.rollup !== false) {
     await tx.exec(`INSERT INTO file_engagement
       SELECT ?, ?, ts::DATE, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
-      FROM (${select}) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId]);
+      FROM (${rows.sql}) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId, ...rows.params]);
   }
   return f;
 }
@@ -96,7 +99,7 @@ export async function writePartitions(tx: Tx, manifest: ParquetManifest, written
   );
   const out: ParquetFile[] = [];
   for (const { site_id, month: m, ...stats } of parts) {
-    const select = `SELECT ${opts.columns ?? '*'} FROM ${relation} WHERE site_id = '${site_id}' AND ${month} = '${m}'`;
+    const select = sql`SELECT ${frag(opts.columns ?? '*')} FROM ${frag(relation)} WHERE site_id = ${site_id} AND ${frag(month)} = ${m}`;
     out.push(await writePartition(tx, manifest, written, tbl, site_id, m, select, stats, { inArrivalOrder: opts.inArrivalOrder }));
   }
   return out;

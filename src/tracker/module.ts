@@ -2,7 +2,7 @@
 import type { Module } from '../module.ts';
 import { log } from '../log.ts';
 import { GZIP_BUDGET, loadTracker, type TrackerAsset } from './bundle.ts';
-import { trackerRoutes } from './routes.ts';
+import { trackerScriptRoutes } from './routes.ts';
 
 export function trackerModule(): Module {
   let asset: TrackerAsset | undefined;
@@ -19,6 +19,6 @@ export function trackerModule(): Module {
         log.error('tracker.js could not be built', { error: String(e) });
       }
     },
-    routes: () => trackerRoutes(() => asset),
+    routes: () => trackerScriptRoutes(() => asset),
   };
 }

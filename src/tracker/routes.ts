@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import type { TrackerAsset } from './bundle.ts';
 import { trackerResponse } from './response.ts';
 
-export const trackerRoutes = (tracker: () => TrackerAsset | undefined) =>
+export const trackerScriptRoutes = (tracker: () => TrackerAsset | undefined) =>
   new Elysia({ tags: ['Tracking'] }).get(
     '/tracker.js',
     ({ request }) => {

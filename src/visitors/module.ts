@@ -1,5 +1,5 @@
-// The visitors feature as a server module (profiles are site-owned rows the site service already deletes).
+// The visitors feature as a server module (profiles are stored analytics rows: storage drops them with the site).
 import type { Module } from '../module.ts';
 import { visitorRoutes } from './routes.ts';
 
-export const visitorsModule: Module = { name: 'visitors', routes: visitorRoutes };
+export const visitorsModule = (): Module => ({ name: 'visitors', routes: visitorRoutes });

@@ -10,7 +10,7 @@ import { visitorList, visitorTimeline } from './service.ts';
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
     .use(auth)
-    .get('/', async ({ access, query }) => ok(await visitorList(ctx, access.site!.id, query)), {
+    .get('/', async ({ access, query }) => ok(await visitorList(ctx.query, access.site!.id, query)), {
       scope: 'visitors:read',
       query: VisitorListQuery,
       response: { 200: envelope(VisitorListSchema), ...reportErrorResponses },
@@ -18,7 +18,7 @@ export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
         summary: 'Visitor profiles, most recently seen first; search matches part of email, name, uid or external_id (case-insensitive); page ≥ 1, limit 1–100 (default 50); total_goals counts lifetime completions of the active goals',
       },
     })
-    .get('/:visitorId/timeline', async ({ access, params, query }) => ok(await visitorTimeline(ctx, access.site!.id, params.visitorId, query)), {
+    .get('/:visitorId/timeline', async ({ access, params, query }) => ok(await visitorTimeline(ctx.query, access.site!.id, params.visitorId, query)), {
       scope: 'visitors:read',
       query: PageQuery,
       response: { 200: envelope(TimelineSchema), ...reportErrorResponses },

@@ -1,10 +1,10 @@
 // Visitors: the profile list and one visitor's timeline, with goal totals against the current goals.
 import type { Database } from '../storage/database.ts';
-import type { AppContext } from '../app-context.ts';
+import type { QuerySources } from '../query/parse/common-query.ts';
 import { notFound } from '../http/errors.ts';
 import { listGoals } from '../goals/service.ts';
-import { goalMatch } from '../query/goals-match.ts';
-import { listVisitors, visitorEvents, visitorProfile } from '../query/visitors.ts';
+import { goalMatch } from '../query/sql/goals-match.ts';
+import { listVisitors, visitorEvents, visitorProfile } from '../query/reports/visitors.ts';
 import type { Page } from '../http/page-query.ts';
 import type { TimelineEvent, Visitor } from './model.ts';
 
@@ -19,16 +19,22 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 /** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
 const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
 
-export async function visitorList(ctx: AppContext, siteId: string, q: Page & { search?: string }) {
+/** A 404 unless `visitorId` names a visitor profile of the site. */
+export async function assertVisitorExists(db: Database, siteId: string, visitorId: string): Promise<void> {
+  const hit = await db.one(`SELECT 1 AS ok FROM visitors WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, visitorId]);
+  if (!hit) throw notFound('Visitor not found');
+}
+
+export async function visitorList(src: QuerySources, siteId: string, q: Page & { search?: string }) {
   // An empty search (?search=) lists everyone.
-  const { rows, total } = await listVisitors(ctx.db, ctx.parquet, siteId, await activeGoals(ctx.db, siteId), q, q.search || undefined);
+  const { rows, total } = await listVisitors(src.db, src.files, siteId, await activeGoals(src.db, siteId), q, q.search || undefined);
   return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
 }
 
-export async function visitorTimeline(ctx: AppContext, siteId: string, visitorId: string, q: Page) {
-  const profile = await visitorProfile(ctx.db, ctx.parquet, siteId, visitorId, await activeGoals(ctx.db, siteId));
+export async function visitorTimeline(src: QuerySources, siteId: string, visitorId: string, q: Page) {
+  const profile = await visitorProfile(src.db, src.files, siteId, visitorId, await activeGoals(src.db, siteId));
   if (!profile) throw notFound('Visitor not found');
-  const { rows, total } = await visitorEvents(ctx.db, ctx.parquet, siteId, profile.visitor_id, q);
+  const { rows, total } = await visitorEvents(src.db, src.files, siteId, profile.visitor_id, q);
   return {
     visitor: shape(profile),
     events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} }) as TimelineEvent),

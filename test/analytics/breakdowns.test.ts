@@ -1,7 +1,8 @@
 // Every breakdown endpoint and dimension, pagination, country labels, page engagement, and revenue.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadFixture, WEEK, type Fixture } from './setup.ts';
-import { importLines, type Line } from './fixture.ts';
+import type { Line } from './fixture.ts';
+import { importAll } from '../helpers/import.ts';
 import { setupAccount } from '../helpers/api.ts';
 
 let f: Fixture;
@@ -69,7 +70,7 @@ describe('ranking many groups', () => {
     view('a', '/hot2');
     for (let i = 0; i < 40; i++) view('spammer', '/spam');
     for (let i = 0; i < 26; i++) view(`single${i}`, `/single/${String(i).padStart(2, '0')}`);
-    await importLines(acc.api, acc.token, acc.orgId, acc.site.id, lines);
+    await importAll(f.srv.url, acc, lines);
     const get = async (limit: number, page: number) => {
       const r = await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/pages?period=day&date=2025-06-01&limit=${limit}&page=${page}`, acc.key);
       expect(r.status).toBe(200);

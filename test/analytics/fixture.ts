@@ -1,9 +1,5 @@
 // Hand-countable analytics fixture (site in Europe/Berlin, currency EUR) loaded through the real import endpoint.
 // 2025-10-26 is the day Berlin leaves summer time: local day = [2025-10-25T22:00Z, 2025-10-26T23:00Z), 25 hours.
-import type { client } from '../helpers/api.ts';
-
-type Api = ReturnType<typeof client>;
-
 export const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 export const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1';
 export const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
@@ -52,13 +48,3 @@ export const FIXTURE: Line[] = [
   ev('2025-10-26T23:15:00Z', 'b', '/checkout', { ...b, event_type: 'purchase', event_name: 'Purchase', revenue: 50, currency: 'EUR', order_id: 'O1' }),
   ev('2025-10-28T10:00:00Z', 'd', '/checkout', { ...d, event_type: 'purchase', event_name: 'Purchase', revenue: 30, currency: 'EUR', order_id: 'O3' }),
 ];
-
-export async function importLines(api: Api, token: string, orgId: string, siteId: string, lines: Line[]) {
-  const res = await api.call('POST', `/api/v1/organizations/${orgId}/sites/${siteId}/events/import`, {
-    token,
-    raw: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
-    headers: { 'content-type': 'application/x-ndjson' },
-  });
-  if (res.status !== 200 || res.body.data?.rejected !== 0) throw new Error(`import failed: ${res.status} ${res.text}`);
-  return res.body.data;
-}

@@ -1,7 +1,8 @@
 // One server with the hand-countable fixture loaded, shared by the analytics test files.
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { FIXTURE, importLines } from './fixture.ts';
+import { FIXTURE } from './fixture.ts';
+import { importAll } from '../helpers/import.ts';
 
 export type Fixture = Awaited<ReturnType<typeof loadFixture>>;
 
@@ -10,7 +11,7 @@ export async function loadFixture() {
   const acc = await setupAccount(srv.url, { timezone: 'Europe/Berlin', scopes: ['analytics:read'] });
   const patched = await acc.api.patch(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}`, { currency: 'EUR' }, acc.token);
   if (patched.status !== 200) throw new Error(patched.text);
-  await importLines(acc.api, acc.token, acc.orgId, acc.site.id, FIXTURE);
+  await importAll(srv.url, acc, FIXTURE);
   const sitePath = `/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}`;
   /** GET an analytics endpoint with the API key; `params` become the query string (filters JSON-encoded). */
   const get = (endpoint: string, params: Record<string, unknown> = {}) => {

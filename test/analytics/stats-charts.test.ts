@@ -1,9 +1,9 @@
 // Stats, charts and realtime over the hand-countable fixture: every metric, every period, comparisons, DST.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadFixture, WEEK, type Fixture } from './setup.ts';
-import { importLines } from './fixture.ts';
+import { importAll } from '../helpers/import.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { todayIn } from '../../src/query/calendar.ts';
+import { todayIn } from '../../src/query/parse/calendar.ts';
 
 let f: Fixture;
 beforeAll(async () => { f = await loadFixture(); });
@@ -154,7 +154,7 @@ describe('realtime', () => {
     const acc = await setupAccount(f.srv.url, { scopes: ['analytics:read'] });
     const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
     const line = (min: number, uid: string, path: string) => ({ timestamp: ago(min), visitor_uid: uid, url: `https://example.com${path}` });
-    await importLines(acc.api, acc.token, acc.orgId, acc.site.id, [
+    await importAll(f.srv.url, acc, [
       line(45, 'old', '/gone'), line(5, 'x', '/live'), line(4, 'x', '/live/2'), line(3, 'y', '/live'),
     ]);
     const r = await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/realtime`, acc.key);

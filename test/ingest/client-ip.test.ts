@@ -2,7 +2,7 @@
 import { afterAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { queryStored, sendEvent, storedRelation } from './inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer | undefined;
 afterAll(async () => { await srv?.cleanup(); });

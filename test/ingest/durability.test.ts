@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { queryStored, sendEvent, storedRelation } from './inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 import { toLine } from '../../src/ingest/log-format.ts';
 
 let srv: TestServer | undefined;

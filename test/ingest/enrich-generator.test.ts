@@ -9,6 +9,7 @@ import { geolocate } from '../../src/ingest/enrich/geo.ts';
 import { parseUserAgent } from '../../src/ingest/enrich/user-agent.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
+import { importLines } from '../helpers/import.ts';
 
 const END = new Date('2026-06-30T12:00:00Z');
 const OPTS = { events: 50_000, visitors: 5_000, seed: 7, end: END, site: 'pk_live_test' };
@@ -119,10 +120,7 @@ describe('generated lines through the real bulk import', () => {
 
   test('every line is accepted', async () => {
     const acct = await setupAccount(server.url);
-    const body = `${events.slice(0, 3_000).map((e) => JSON.stringify(e)).join('\n')}\n`;
-    const res = await acct.api.call('POST', `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
-      token: acct.token, raw: body, headers: { 'content-type': 'application/x-ndjson' },
-    });
+    const res = await importLines(server.url, acct, events.slice(0, 3_000), { newlineAtEnd: true });
     expect(res.status).toBe(200);
     expect(res.body.data ?? res.body).toMatchObject({ imported: 3_000, rejected: 0, errors: [] });
 

@@ -3,7 +3,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { queryStored, sendEvent, storedRelation } from './inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer | undefined;
 afterEach(async () => { await srv?.cleanup(); srv = undefined; });

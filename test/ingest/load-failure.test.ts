@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { queryStored, sendEvent, storedRelation } from './inspect-db.ts';
+import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer | undefined;
 afterAll(async () => { await srv?.cleanup(); });

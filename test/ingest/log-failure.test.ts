@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { BROWSER_UA, queryStored, storedRelation } from './inspect-db.ts';
+import { BROWSER_UA, queryStored, storedRelation } from '../helpers/inspect-db.ts';
 
 let srv: TestServer | undefined;
 afterAll(async () => { await srv?.cleanup(); });

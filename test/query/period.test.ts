@@ -1,8 +1,8 @@
 // Periods, local-midnight boundaries and chart buckets in real IANA zones (pure functions, no server).
 import { describe, expect, test } from 'bun:test';
-import { addMonths, iso, offsetChanges, startOfDayUtc } from '../../src/query/calendar.ts';
-import { comparisonRange, dayRange, resolvePeriod } from '../../src/query/period.ts';
-import { bucketLabels, defaultInterval } from '../../src/query/buckets.ts';
+import { addMonths, iso, offsetChanges, startOfDayUtc } from '../../src/query/parse/calendar.ts';
+import { comparisonRange, dayRange, resolvePeriod } from '../../src/query/parse/period.ts';
+import { bucketLabels, defaultInterval } from '../../src/query/sql/buckets.ts';
 
 const never = async () => { throw new Error('not needed'); };
 

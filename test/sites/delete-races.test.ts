@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryStored } from '../ingest/inspect-db.ts';
+import { queryStored } from '../helpers/inspect-db.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
 

@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { importEvents } from '../goals/fixture.ts';
-import { execStored, queryStored } from '../ingest/inspect-db.ts';
+import { importEvents } from '../helpers/fixture-events.ts';
+import { execStored, queryStored } from '../helpers/inspect-db.ts';
 
 let srv: TestServer;
 afterAll(async () => { await srv?.cleanup(); });
@@ -35,7 +35,7 @@ test('event files without the engaged columns are rewritten with them and read b
 
   srv = await startServer({ dataDir: srv.dataDir });
   const api = client(srv.url);
-  await importEvents(api, a.token, a.orgId, a.site.id, [{ at: '2026-04-03T10:00:00Z', uid: 'new', path: '/c' }]);
+  await importEvents(srv.url, a, [{ at: '2026-04-03T10:00:00Z', uid: 'new', path: '/c' }]);
   const pages = await api.get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/pages?period=custom&from=2026-04-01&to=2026-04-30`, a.token);
   expect(pages.status).toBe(200);
   expect(pages.body.data.results.map((r: any) => [r.name, r.pageviews, r.time_on_page])).toEqual([['/a', 1, 30], ['/b', 1, null], ['/c', 1, null]]);

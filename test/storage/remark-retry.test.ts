@@ -5,7 +5,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
-import { importLines, queryStored } from '../ingest/inspect-db.ts';
+import { queryStored } from '../helpers/inspect-db.ts';
+import { importLines } from '../helpers/import.ts';
 
 let srv: TestServer | undefined;
 afterAll(async () => { await srv?.cleanup(); });

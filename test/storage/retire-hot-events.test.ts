@@ -3,7 +3,7 @@
 import { afterAll, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
-import { execStored, queryStored } from '../ingest/inspect-db.ts';
+import { execStored, queryStored } from '../helpers/inspect-db.ts';
 
 let srv: TestServer;
 afterAll(async () => { await srv?.cleanup(); });

@@ -49,13 +49,13 @@ export type Enriched = {
 // The referrer is parsed per event: within a visit it is the previous page, so it repeats far less.
 // Only URLs of ordinary length are cached, so that a flood of unique 2,000-character URLs cannot make the
 // cache hold ~100 MB; a page keeps the channels of at most MAX_SOURCES sources.
-type Page = { url: PageUrl; channels: Map<string | null, string> };
+type ParsedPage = { url: PageUrl; channels: Map<string | null, string> };
 /** Up to 10,000 pages (two generations of 5,000). */
-const pages = new QuickLRU<string, Page>({ maxSize: 5_000 });
+const pages = new QuickLRU<string, ParsedPage>({ maxSize: 5_000 });
 const CACHED_URL_LENGTH = 300;
 const MAX_SOURCES = 64;
 
-function pageOf(url: string): Page {
+function pageOf(url: string): ParsedPage {
   if (url.length > CACHED_URL_LENGTH) return { url: parsePageUrl(url), channels: new Map() };
   let p = pages.get(url);
   if (p === undefined) pages.set(url, (p = { url: parsePageUrl(url), channels: new Map() }));
@@ -63,7 +63,7 @@ function pageOf(url: string): Page {
 }
 
 /** channelOf depends on the source and on the URL's tags and click IDs only. */
-function channel(p: Page, source: string | null): string {
+function channel(p: ParsedPage, source: string | null): string {
   let c = p.channels.get(source);
   if (c === undefined) {
     c = channelOf({ ...p.url, source });

@@ -1,0 +1,103 @@
+// The auth plugin: one macro per credential kind, running contract §4's checks in order,
+// before the body is parsed or validated so that 401/402/429/404/403 always win over 400.
+import { Elysia } from 'elysia';
+import type { AppContext } from '../app-context.ts';
+import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { checkBeforeBody } from '../http/before-body.ts';
+import { assertResourceExists } from './exists.ts';
+import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
+import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
+import { membershipRole } from '../organizations/service.ts';
+import type { KeyScope } from '../keys/model.ts';
+import type { Site } from '../sites/model.ts';
+
+export type Principal =
+  | { kind: 'session'; userId: string; token: string }
+  | { kind: 'key'; key: AuthenticatedKey };
+
+export type Access = { principal: Principal; orgId: string | null; role: string | null; site: Site | null; rateHeaders: Record<string, string> };
+
+type Need = { kind: 'session' } | { kind: 'data'; scope: KeyScope };
+
+export function bearerToken(request: Request): string | undefined {
+  const h = request.headers.get('authorization');
+  const m = h?.match(/^Bearer\s+(\S+)\s*$/i);
+  return m?.[1];
+}
+
+/** Who is calling (contract §4 steps 1–3), and the data rate-limit headers counted for them. */
+async function authenticate(
+  ctx: AppContext,
+  need: Need,
+  token: string | undefined,
+): Promise<{ principal: Principal; rateHeaders: Record<string, string> }> {
+  if (need.kind === 'session') {
+    if (token?.startsWith(KEY_PREFIX)) throw forbidden('API keys cannot access this endpoint');
+    const userId = token && (await sessionUser(ctx.db, token));
+    if (!userId) throw unauthorized('Invalid or expired session');
+    return { principal: { kind: 'session', userId, token: token! }, rateHeaders: {} };
+  }
+  if (!token) throw unauthorized('Missing or invalid Authorization header');
+  if (token.startsWith(KEY_PREFIX)) {
+    const key = await authenticateKey(ctx.db, token, ctx.keyUsage);
+    if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
+    return { principal: { kind: 'key', key }, rateHeaders: ctx.limiters.data.hit(`key:${key.id}`).headers };
+  }
+  const userId = await sessionUser(ctx.db, token);
+  // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
+  if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
+  return { principal: { kind: 'session', userId, token }, rateHeaders: ctx.limiters.data.hit(`user:${userId}`).headers };
+}
+
+/** The caller's role in the addressed organization: 404 unless a member (or a key of that organization). */
+async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Promise<string> {
+  if (principal.kind === 'session') return membershipRole(ctx.db, principal.userId, orgId);
+  if (principal.key.org_id !== orgId) throw notFound('Organization not found');
+  return 'api_key';
+}
+
+async function check(ctx: AppContext, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
+  const { principal, rateHeaders } = await authenticate(ctx, need, bearerToken(request));
+  if (params.orgId === undefined) return { principal, orgId: null, role: null, site: null, rateHeaders };
+  try {
+    // UUIDs are case-insensitive; stored ones are lowercase.
+    const orgId = params.orgId.toLowerCase();
+    const role = await roleIn(ctx, principal, orgId);
+    if (need.kind === 'data' && principal.kind === 'key' && !principal.key.scopes.includes(need.scope)) {
+      throw forbidden(`API key missing required scope: ${need.scope}`);
+    }
+    let site: Site | null = null;
+    if (params.siteId !== undefined) {
+      site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
+      if (!site) throw notFound('Site not found');
+      await assertResourceExists(ctx.db, site, params);
+    }
+    return { principal, orgId, role, site, rateHeaders };
+  } catch (e) {
+    // A refusal after the request was counted still tells the caller where they stand.
+    if (e instanceof ApiError) Object.assign(e.headers, rateHeaders);
+    throw e;
+  }
+}
+
+/**
+ * `session: true` — session token only (account, key and site management).
+ * `scope: 'x:read'` — data endpoint: API key holding that scope, or a member's session.
+ * Both resolve `access` ({principal, orgId, role, site}) for the handler.
+ */
+export function authPlugin(ctx: AppContext) {
+  const hooks = (need: Need) => {
+    const { run, hooks } = checkBeforeBody((request, params) => check(ctx, need, request, params), (a) => a.rateHeaders);
+    return { ...hooks, resolve: async ({ request, params }: any) => ({ access: await run(request, params) }) };
+  };
+  return new Elysia({ name: 'auth' }).macro({
+    session: (enabled: true) => hooks({ kind: 'session' }),
+    scope: (scope: KeyScope) => hooks({ kind: 'data', scope }),
+  });
+}
+
+/** The session's user id, for handlers behind `session: true`. */
+export const userOf = (a: Access) => {
+  if (a.principal.kind !== 'session') throw forbidden('API keys cannot access this endpoint');
+  return a.principal.userId;
+};

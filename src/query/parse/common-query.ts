@@ -1,0 +1,30 @@
+// The parameters every report takes (period, date, from, to, filters) and the scope they resolve to for a site.
+import { z } from 'zod';
+import type { Database } from '../../storage/database.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
+import { PERIODS, resolvePeriod, type Range } from './period.ts';
+import { firstVisitDate } from './first-visit.ts';
+import { resolveFilters, type GoalLookup } from './filters.ts';
+import type { Scope, ScopeSite } from '../plan/scope.ts';
+
+const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
+
+export const CommonQuery = z.object({
+  period: z.enum(PERIODS).optional().describe('default 30d; realtime = last 30 minutes; all = since the first visit'),
+  date: DateText.optional().describe('base date of the period, default today in the site time zone'),
+  from: DateText.optional().describe('first day of a custom range (inclusive)'),
+  to: DateText.optional().describe('last day of a custom range (inclusive)'),
+  // Elysia may hand a query value that looks like JSON over already parsed; parseFilters takes either form.
+  filters: z.union([z.string(), z.array(z.unknown())]).optional().describe('JSON array of {dimension, operator, value}; all must hold'),
+});
+export type CommonQuery = z.infer<typeof CommonQuery>;
+
+/** What the engine reads: the database, the Parquet manifest, and the goals' owner for the goal filter. */
+export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup };
+
+/** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
+export async function scopeFor({ db, files, goals }: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
+  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(db, files, site)));
+  const filters = await resolveFilters(db, goals, site.id, q.filters);
+  return { site, range: r, filters, files };
+}

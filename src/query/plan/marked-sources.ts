@@ -1,0 +1,57 @@
+// Distinct visitors and visits from the first-occurrence marks (storage/marks.ts): events and visits flagged
+// as their visitor's (or visit's) first in the range, per page, per chart bucket or overall, so that summing
+// the flags replaces count(DISTINCT …). Exact only for an unfiltered scope (a filter can drop the earlier
+// occurrence a mark points to) whose range starts after the site's stale marks, if any.
+import type { Database } from '../../storage/database.ts';
+import { MARK_OFFSET_MS } from '../../storage/marks.ts';
+import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
+import { one } from '../run.ts';
+import { frag, sql, type Fragment } from '../../storage/sql.ts';
+
+/** True when the marks answer `scope` exactly. */
+export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
+  if (scope.filters.length) return false;
+  const stale = await one(db, sql`SELECT 1 AS stale FROM marks_stale WHERE site_id = ${scope.site.id} AND until >= ${scope.range.fromUtc}::TIMESTAMP`);
+  return !stale;
+}
+
+/** The visitors of the whole scope, summed over the marked events (first_in_scope: a visitor's first in range). */
+export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
+
+/** The range start as a mark (storage/marks.ts: milliseconds since year 0). */
+const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
+
+/**
+ * The scope's visitors (`visitors`) on `table`: where the marks hold (`marks`), a sum of the first events
+ * (or visits) in range of each visitor, else counted distinct.
+ */
+export function scopeVisitors(scope: Scope, table: 'events' | 'visits', marks: boolean): Fragment {
+  if (!marks) return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${scopedTable(scope, table)}`;
+  return sql`SELECT ${SCOPE_VISITORS} AS visitors FROM ${table === 'events' ? markedEvents(scope) : markedVisits(scope)}`;
+}
+
+/** The scope's visits with first_in_scope set on each visitor's first visit starting in range. */
+function markedVisits(scope: Scope): Fragment {
+  return sql`(SELECT *, visit_prev < ${fromMark(scope)} AS first_in_scope FROM ${visitsSource(scope)})`;
+}
+
+/**
+ * `(b, visitors)` per chart bucket `b` of the scope's visits: a visit counts when its visitor's previous visit
+ * began before the range, or in an earlier bucket (visit starts only grow, so that is the first in its bucket).
+ */
+export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Fragment): Fragment {
+  const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${markedVisits(scope)})`;
+  return sql`SELECT ${bucket('start_ts')} AS b, sum((first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors
+    FROM ${src} GROUP BY ALL`;
+}
+
+/**
+ * The scope's events with flags for the first event in range of each visitor on its page (first_visitor),
+ * of each visit on its page (first_visit), and of each visitor at all (first_in_scope). Every event sits in
+ * exactly one page group, so SCOPE_VISITORS summed over the page groups is the scope's visitors.
+ */
+export function markedEvents(scope: Scope): Fragment {
+  const from = fromMark(scope);
+  return sql`(SELECT *, abs(page_prev) < ${from} AS first_visitor, page_prev < ${from} AS first_visit, seen_prev < ${from} AS first_in_scope
+    FROM ${eventsSource(scope)})`;
+}

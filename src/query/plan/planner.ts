@@ -1,0 +1,87 @@
+// The planner: the one place that decides which stored relations a report reads for its scope — the
+// visits and events (Parquet files plus open rows), the 15-minute counts, the purchases registry, the
+// engagement rollup, or events and visits flagged by their first-occurrence marks. Reports ask it for their
+// sources instead of each re-deciding; a query API or another SQL dialect plugs in here.
+import type { Database } from '../../storage/database.ts';
+import type { ParquetManifest } from '../../storage/parquet-layout.ts';
+import { tableSource } from '../../storage/sources.ts';
+import { frag, sql, type Fragment } from '../../storage/sql.ts';
+import type { Metric, MetricTable } from '../sql/metrics.ts';
+import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
+import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
+import { engagementByPage } from './engagement-sources.ts';
+
+export type { Scope } from './scope.ts';
+
+/** A relation to count from: its SQL, the metric registry's name for it, and its time column. */
+export type Source = { from: Fragment; table: MetricTable; time: string };
+
+/** The decisions for one scope. The marks are asked of the database at most once, and only by a report that can use them. */
+export class Plan {
+  private marksHold?: Promise<boolean>;
+
+  constructor(private readonly db: Database, readonly scope: Scope) {}
+
+  /** True when the first-occurrence marks answer the scope's distinct visitors exactly (unfiltered, marks not stale). */
+  marks(): Promise<boolean> {
+    return (this.marksHold ??= marksHold(this.db, this.scope));
+  }
+
+  /** The scope's visits: started in range, passing every filter. */
+  visits(): Fragment {
+    return visitsSource(this.scope);
+  }
+
+  /** The scope's events in range passing every filter, and `extra` when given. */
+  events(extra?: Fragment): Fragment {
+    return eventsSource(this.scope, extra);
+  }
+
+  /** Every event in range of the scope's visits, unfiltered: filters pick the visits, every event of theirs takes part. */
+  eventsOfVisits(): Fragment {
+    const all = tableSource(this.scope.files, 'events', this.scope.site.id, this.scope.range);
+    return this.scope.filters.length ? sql`(SELECT * FROM ${all} WHERE visit_id IN (SELECT visit_id FROM ${this.visits()}))` : all;
+  }
+
+  /** Where `metrics` of `table` are counted: the per-slot counts when they answer exactly, else the scoped table. */
+  metrics(table: 'visits' | 'events', metrics: readonly Metric[]): Source {
+    return metricsSource(this.scope, table, metrics);
+  }
+
+  /** A query of the scope's visitors on `table` (one row, column `visitors`): a sum over the marks where they hold, else a distinct count. */
+  async visitors(table: 'visits' | 'events'): Promise<Fragment> {
+    return scopeVisitors(this.scope, table, await this.marks());
+  }
+
+  /** `(b, visitors)` per chart bucket from the visits' marks, or null where the marks do not hold (count them on the visits). */
+  async visitorsPerBucket(bucket: (column: string) => Fragment): Promise<Fragment | null> {
+    return (await this.marks()) ? visitorsPerBucket(this.scope, bucket) : null;
+  }
+
+  /**
+   * The rows a breakdown groups by `column` of `table`. Pages, where the marks hold, come from the marked events:
+   * every page's visitors and visits are sums, counted exactly in one pass that also yields the scope's
+   * visitors (`scopeVisitors`, an aggregate to add to the grouping). Otherwise the scoped table.
+   */
+  async groups(table: 'visits' | 'events', column: string): Promise<{ from: Fragment; table: MetricTable; scopeVisitors?: Fragment }> {
+    if (table === 'events' && column === 'path' && (await this.marks())) {
+      return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
+    }
+    return { from: scopedTable(this.scope, table), table };
+  }
+
+  /** The scope's paid events: the purchases registry when unfiltered, else the events that carry revenue. */
+  paidEvents(): Fragment {
+    return purchasesSource(this.scope) ?? this.events(frag('revenue IS NOT NULL'));
+  }
+
+  /** `(name, time_on_page, scroll_depth)` per page: from the engagement rollup when unfiltered, else from the events. */
+  engagement(column: string, names: string[] | 'all'): Fragment {
+    return engagementByPage(this.scope, column, names);
+  }
+}
+
+export const planFor = (db: Database, scope: Scope) => new Plan(db, scope);
+
+/** All of a site's stored rows of `table`, unscoped (all time, no filters): profiles, timelines, completions over all time. */
+export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string): Fragment => tableSource(files, table, siteId);

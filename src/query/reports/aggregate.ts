@@ -1,0 +1,56 @@
+// Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events
+// (or their per-slot counts).
+import type { Database } from '../../storage/database.ts';
+import { planFor, type Plan, type Scope } from '../plan/planner.ts';
+import { change, finish, selectMetrics, viewsPerVisit, type Metric } from '../sql/metrics.ts';
+import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
+import { one } from '../run.ts';
+import { sql } from '../../storage/sql.ts';
+
+const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const satisfies Metric[];
+const EVENT_METRICS = ['pageviews', 'events'] as const satisfies Metric[];
+
+export type Totals = {
+  visitors: number; visits: number; pageviews: number; views_per_visit: number;
+  bounce_rate: number; visit_duration: number; events: number;
+};
+
+/** `metrics` of `table` over the scope, in one row. */
+function count(db: Database, plan: Plan, table: 'visits' | 'events', metrics: readonly Metric[]) {
+  const src = plan.metrics(table, metrics);
+  return one(db, sql`SELECT ${selectMetrics(metrics, src.table)} FROM ${src.from}`);
+}
+
+export async function totals(db: Database, scope: Scope): Promise<Totals> {
+  // Where the marks hold, visitors are a sum over the visits' marks instead of a distinct count beside the rest.
+  const plan = planFor(db, scope);
+  const marks = await plan.marks();
+  const [v, e, who] = await Promise.all([
+    count(db, plan, 'visits', marks ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
+    count(db, plan, 'events', EVENT_METRICS),
+    marks ? plan.visitors('visits').then((q) => one(db, q)) : undefined,
+  ]);
+  const vm = finish(VISIT_METRICS, { ...v, ...who });
+  const em = finish(EVENT_METRICS, e);
+  return {
+    visitors: vm.visitors!, visits: vm.visits!, pageviews: em.pageviews!,
+    views_per_visit: viewsPerVisit(em.pageviews!, vm.visits!),
+    bounce_rate: vm.bounce_rate!, visit_duration: vm.visit_duration!, events: em.events!,
+  };
+}
+
+export function changes<T extends Record<string, number>>(current: T, previous: T | null) {
+  const out: Record<string, number | null> = {};
+  for (const k of Object.keys(current)) out[k] = previous ? change(current[k]!, previous[k]!) : null;
+  return out as Record<keyof T, number | null>;
+}
+
+/** `{range, metrics, previous, change}`; previous is null with compare=none. */
+export async function stats(db: Database, scope: Scope, compare: Comparison) {
+  const prevRange = comparisonRange(scope.range, compare);
+  const [metrics, previous] = await Promise.all([
+    totals(db, scope),
+    prevRange ? totals(db, { ...scope, range: prevRange }) : Promise.resolve(null),
+  ]);
+  return { range: rangeEcho(scope.range), metrics, previous, change: changes(metrics, previous) };
+}

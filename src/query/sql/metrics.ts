@@ -1,0 +1,71 @@
+// The metric registry (contract §7): each metric's SQL on the table it is counted from, and its rounding.
+// This file is the single definition; stats, charts and breakdowns all select from it.
+import { frag, type Fragment } from '../../storage/sql.ts';
+
+/**
+ * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.
+ * `marked`: events flagged first of their visitor / visit in range for the grouping (query/plan/marked-sources.ts).
+ * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
+ */
+export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
+
+type Def = { sql: Partial<Record<MetricTable, string>>; finish: (v: number | null) => number | null };
+
+const count = (v: number | null) => Math.round(v ?? 0);
+const whole = (v: number | null) => (v === null ? 0 : Math.round(v));
+const wholeOrNull = (v: number | null) => (v === null ? null : Math.round(v));
+
+const DEFS = {
+  /** Distinct visitors, exact (integer IDs keep it cheap). */
+  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)' }, finish: count },
+  visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)' }, finish: count },
+  pageviews: {
+    sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "sum((event_type = 'pageview')::INTEGER)" },
+    finish: count,
+  },
+  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)', marked: 'count(*)' }, finish: count },
+  /** % of visits with exactly one pageview and no other event (the loader's is_bounce). */
+  bounce_rate: { sql: { visits: '100 * avg(is_bounce::INTEGER)' }, finish: whole },
+  /** Mean of (last event − first event) per visit, seconds. */
+  visit_duration: { sql: { visits: 'avg(duration)' }, finish: whole },
+  /** Over the reports attributed to a page (see plan/engagement-sources.ts). */
+  time_on_page: { sql: { events: 'avg(time_on_page)', rollup: 'sum(top_sum) / nullif(sum(top_n), 0)' }, finish: wholeOrNull },
+  scroll_depth: { sql: { events: 'avg(scroll_depth)', rollup: 'sum(sd_sum) / nullif(sum(sd_n), 0)' }, finish: wholeOrNull },
+} satisfies Record<string, Def>;
+
+export type Metric = keyof typeof DEFS;
+
+export const countedOn = (m: Metric, table: MetricTable) => (DEFS[m].sql as Partial<Record<MetricTable, string>>)[table] !== undefined;
+
+export function metricSql(m: Metric, table: MetricTable): string {
+  if (!countedOn(m, table)) throw new Error(`metric ${m} is not counted from ${table}`);
+  return (DEFS[m].sql as Partial<Record<MetricTable, string>>)[table]!;
+}
+
+/** `expr AS name, …` for the given metrics on one table. */
+export const selectMetrics = (ms: readonly Metric[], table: MetricTable): Fragment =>
+  frag(ms.map((m) => `${metricSql(m, table)} AS ${m}`).join(', '));
+
+/** Apply each metric's rounding to a raw row. */
+export function finish<M extends Metric>(ms: readonly M[], row: Record<string, any> | undefined): Record<M, number | null> {
+  const out = {} as Record<M, number | null>;
+  for (const m of ms) out[m] = DEFS[m].finish(row?.[m] === undefined || row?.[m] === null ? null : Number(row[m]));
+  return out;
+}
+
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+
+/** pageviews / visits, 2 decimals. */
+export const viewsPerVisit = (pageviews: number, visits: number) => (visits ? round(pageviews / visits, 2) : 0);
+
+/** A row's share of all visitors, 1 decimal. */
+export const percentage = (part: number, total: number) => (total ? round((100 * part) / total, 1) : 0);
+
+/** Converting visitors / all visitors, %, 2 decimals. */
+export const conversionRate = (converted: number, total: number) => (total ? round((100 * converted) / total, 2) : 0);
+
+/** Percent change from previous to current, 1 decimal; null where the previous value is 0 (or absent). */
+export const change = (current: number | null, previous: number | null) =>
+  previous === null || previous === 0 || current === null ? null : round((100 * (current - previous)) / previous, 1);
+
+export const money = (v: number | null) => round(v ?? 0, 2);

@@ -1,0 +1,17 @@
+// Migrations 0004 and 0005's steps: a new registry takes in the events already stored, the hot table and
+// the Parquet files in parquet_files, with the same upsert the loader runs per batch.
+import { join } from 'node:path';
+import type { Tx } from '../database.ts';
+import { sqlPath } from '../parquet-layout.ts';
+import { EVENT_REGISTRIES } from '../registries.ts';
+
+const backfill = (upsert: (from: string) => string) => async (tx: Tx, dataDir: string) => {
+  const files = await tx.query<{ path: string }>(`SELECT path FROM parquet_files WHERE tbl = 'events'`);
+  await tx.exec(upsert('events'));
+  if (files.length) await tx.exec(upsert(`read_parquet([${files.map((f) => sqlPath(join(dataDir, f.path))).join(', ')}])`));
+};
+
+export const BACKFILLS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
+  '0004-purchases.sql': backfill(EVENT_REGISTRIES.purchases),
+  '0005-event-counts.sql': backfill(EVENT_REGISTRIES.eventCounts),
+};

@@ -1,0 +1,48 @@
+// The storage module: starts and stops compaction, and drops a deleted site's stored analytics (its rows
+// of the analytics tables, its Parquet files). Started first and stopped last, around every feature.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database, Tx } from './database.ts';
+import type { Serial } from './serial.ts';
+import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
+import { Compactor, type CompactionResult } from './compaction.ts';
+
+/** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
+const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement'];
+
+/** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
+export type StorageModule = {
+  name: 'storage';
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  dropSite(tx: Tx, siteId: string): Promise<() => void>;
+  /** Compaction skips its scheduled runs while `busy()` holds (e.g. the loader is behind: a visit must not be split). */
+  holdCompactionWhile(busy: () => boolean): void;
+  /** Compacts now (after an import), queued with the other analytics writers. */
+  compact(): Promise<CompactionResult>;
+};
+
+export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial): StorageModule {
+  const holds: (() => boolean)[] = [];
+  const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()) });
+  return {
+    name: 'storage',
+    async start() {
+      compactor.start();
+    },
+    async stop() {
+      await compactor.stop();
+    },
+    holdCompactionWhile: (busy) => void holds.push(busy),
+    compact: () => compactor.run(),
+    async dropSite(tx, siteId) {
+      for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
+      // The files go once the rows that list them are gone for good.
+      return () => {
+        parquet.dropSite(siteId);
+        compactor.forgetSite(siteId);
+        for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(parquet.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
+      };
+    },
+  };
+}
