@@ -8,11 +8,13 @@ import { assertResourceExists } from './exists.ts';
 import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
+import { sessionCookieOf } from './session-cookie.ts';
+import { isSafeMethod, requestOrigin } from './same-origin.ts';
 import type { Scope } from '../keys/model.ts';
 import type { Site } from '../sites/model.ts';
 
 export type Principal =
-  | { kind: 'session'; userId: string; token: string }
+  | { kind: 'session'; userId: string; token: string; via: 'bearer' | 'cookie' }
   | { kind: 'key'; key: AuthenticatedKey };
 
 export type Access = { principal: Principal; orgId: string | null; role: string | null; site: Site | null; rateHeaders: Record<string, string> };
@@ -25,17 +27,44 @@ export function bearerToken(request: Request): string | undefined {
   return m?.[1];
 }
 
+type Credential = { token: string; via: 'bearer' | 'cookie' };
+
+/**
+ * The request's credential: `Authorization: Bearer` wins; else the session cookie, but only on a request
+ * from our own pages (same-origin.ts). Another site's form or fetch that carries the cookie is refused when
+ * it would change something, and is answered as if it had no cookie when it only reads.
+ */
+function credentialOf(ctx: AppContext, request: Request): Credential | undefined {
+  const bearer = bearerToken(request);
+  if (bearer) return { token: bearer, via: 'bearer' };
+  const cookie = sessionCookieOf(request);
+  if (!cookie) return undefined;
+  const origin = requestOrigin(request, ctx.config.trustProxy);
+  if (isSafeMethod(request.method)) return origin === 'cross' ? undefined : { token: cookie, via: 'cookie' };
+  // A write needs proof of its origin: every browser sends Origin or Sec-Fetch-Site with one.
+  if (origin !== 'same') throw forbidden('Cross-site request refused');
+  return { token: cookie, via: 'cookie' };
+}
+
 /** Who is calling (contract §4 steps 1–3), and the data rate-limit headers counted for them. */
 async function authenticate(
   ctx: AppContext,
   need: Need,
-  token: string | undefined,
+  credential: Credential | undefined,
 ): Promise<{ principal: Principal; rateHeaders: Record<string, string> }> {
+  const token = credential?.token;
+  if (credential?.via === 'cookie') {
+    // The cookie only ever carries a session: never read its value as any other kind of credential.
+    const userId = await sessionUser(ctx.db, credential.token);
+    if (!userId) throw unauthorized('Invalid or expired session');
+    const rateHeaders = need.kind === 'data' ? ctx.limiters.data.hit(`user:${userId}`).headers : {};
+    return { principal: { kind: 'session', userId, token: credential.token, via: 'cookie' }, rateHeaders };
+  }
   if (need.kind === 'session') {
     if (token?.startsWith(KEY_PREFIX)) throw forbidden('API keys cannot access this endpoint');
     const userId = token && (await sessionUser(ctx.db, token));
     if (!userId) throw unauthorized('Invalid or expired session');
-    return { principal: { kind: 'session', userId, token: token! }, rateHeaders: {} };
+    return { principal: { kind: 'session', userId, token: token!, via: 'bearer' }, rateHeaders: {} };
   }
   if (!token) throw unauthorized('Missing or invalid Authorization header');
   if (token.startsWith(KEY_PREFIX)) {
@@ -46,7 +75,7 @@ async function authenticate(
   const userId = await sessionUser(ctx.db, token);
   // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
   if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
-  return { principal: { kind: 'session', userId, token }, rateHeaders: ctx.limiters.data.hit(`user:${userId}`).headers };
+  return { principal: { kind: 'session', userId, token, via: 'bearer' }, rateHeaders: ctx.limiters.data.hit(`user:${userId}`).headers };
 }
 
 /** The caller's role in the addressed organization: 404 unless a member (or a key of that organization). */
@@ -57,7 +86,7 @@ async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Pro
 }
 
 async function check(ctx: AppContext, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
-  const { principal, rateHeaders } = await authenticate(ctx, need, bearerToken(request));
+  const { principal, rateHeaders } = await authenticate(ctx, need, credentialOf(ctx, request));
   if (params.orgId === undefined) return { principal, orgId: null, role: null, site: null, rateHeaders };
   try {
     // UUIDs are case-insensitive; stored ones are lowercase.
