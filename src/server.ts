@@ -27,6 +27,7 @@ import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
+import { sharesModule } from './shares/module.ts';
 
 /** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
 const modules = (): Module[] => [
@@ -40,6 +41,7 @@ const modules = (): Module[] => [
   funnelsModule,
   annotationsModule,
   visitorsModule,
+  sharesModule,
   trackerModule(),
 ];
 

@@ -76,7 +76,7 @@ describe('using the cookie', () => {
   test('a same-origin request with the cookie reaches a data endpoint, with the session rate limit', async () => {
     const { value } = await cookieLogin();
     const path = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/stats`;
-    for (const headers of [own(), { origin: srv.url }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}]) {
+    for (const headers of [own(), { origin: srv.url }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Record<string, string>[]) {
       const r = await a.api.call('GET', path, { headers: withCookie(value, headers) });
       expect(r.status).toBe(200);
       expect(r.headers.get('x-ratelimit-limit')).toBe('600');
@@ -87,7 +87,7 @@ describe('using the cookie', () => {
     const { value } = await cookieLogin();
     const key = await a.api.post(`/api/v1/organizations/${a.orgId}/api-keys`, { name: 'victim', scopes: ['sites:read'] }, a.token);
     const keyPath = `/api/v1/organizations/${a.orgId}/api-keys/${key.body.data.id}`;
-    const refusals = [
+    const refusals: Record<string, string>[] = [
       foreign,
       { origin: 'https://evil.example' },
       { 'sec-fetch-site': 'cross-site' },
