@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
+import { docsRoutes } from './http/docs-page.ts';
 import { healthRoutes } from './http/health.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -50,6 +51,7 @@ function createApp(ctx: AppContext, features: Module[]) {
   let app = new Elysia()
     .use(errorHandler)
     .use(openapiPlugin())
+    .use(docsRoutes())
     .use(healthRoutes);
   for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
   return app;
