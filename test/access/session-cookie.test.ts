@@ -67,6 +67,8 @@ describe('setting the cookie', () => {
     expect(out.headers.get('set-cookie')).toBe('tern_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     const me = await a.api.call('GET', '/api/v1/auth/me', { headers: withCookie(value, own()) });
     expect(me).toMatchObject({ status: 401, body: { error: 'Invalid or expired session' } });
+    // The dead cookie is cleared by the answer that found it dead.
+    expect(me.headers.get('set-cookie')).toBe('tern_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     // The session is gone as a bearer token too.
     expect((await a.api.get('/api/v1/auth/me', value)).status).toBe(401);
   });
