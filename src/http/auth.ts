@@ -138,7 +138,9 @@ async function check(ctx: AppContext, need: Need, request: Request, params: Reco
 
 /**
  * `session: true` — session token only (account, key and site management).
- * `scope: 'x:read'` — data endpoint: API key holding that scope, or a member's session.
+ * `scope: 'x:read'` — data endpoint: API key holding that scope, a member's session, or a shared link's
+ * token (its own site's read-only endpoints, share-reach.ts).
+ * A session is `Bearer ses_…` or the `tern_session` cookie on a same-origin request.
  * Both resolve `access` ({principal, orgId, role, site}) for the handler.
  */
 export function authPlugin(ctx: AppContext) {
