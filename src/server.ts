@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './access/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
+import { docsRoutes } from './http/docs-page.ts';
 import { healthRoutes } from './http/health.ts';
 import { keepUndecodableParams } from './http/path-params.ts';
 import { accountsModule } from './accounts/module.ts';
@@ -32,6 +33,7 @@ import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsModule } from './analytics/module.ts';
+import { sharesModule } from './shares/module.ts';
 
 /**
  * Every module, in start order (stopped in reverse), fresh per server: storage first, so that it stops last.
@@ -49,6 +51,7 @@ const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
   funnelsModule(),
   annotationsModule(),
   visitorsModule(),
+  sharesModule(),
   trackerModule(),
 ];
 
@@ -57,6 +60,7 @@ function createApp(ctx: AppContext, features: Module[]) {
   let app = new Elysia()
     .use(errorHandler)
     .use(openapiPlugin())
+    .use(docsRoutes())
     .use(healthRoutes);
   for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
   keepUndecodableParams(app);
