@@ -18,6 +18,8 @@ const EnvSchema = z.object({
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
+  TERN_TEST_PAUSE_AT: z.string().optional(),
 });
 
 // The type follows from the schema, so a new variable is declared in one place.
@@ -32,6 +34,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   logLevel: c.LOG_LEVEL,
   duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
   ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
+  testPauseAt: c.TERN_TEST_PAUSE_AT,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -27,6 +27,9 @@ import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
+import { setPausePoint } from './storage/pause-point.ts';
+import { erasureModule } from './visitors/erase-module.ts';
+import { exportsModule } from './exports/module.ts';
 
 /** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
 const modules = (): Module[] => [
@@ -40,6 +43,8 @@ const modules = (): Module[] => [
   funnelsModule,
   annotationsModule,
   visitorsModule,
+  erasureModule(),
+  exportsModule,
   trackerModule(),
 ];
 
@@ -57,6 +62,7 @@ export type Tern = { port: number; ctx: AppContext; stop(): Promise<void> };
 
 export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
+  setPausePoint(config.testPauseAt);
   const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });
