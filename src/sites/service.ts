@@ -6,7 +6,7 @@ import type { Site } from './model.ts';
 import type { Serial } from '../storage/serial.ts';
 
 /** Tables whose rows belong to one site and go when the site goes. */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale'];
+const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'retention_floors'];
 
 export const publicSite = ({ org_id: _org, ...site }: Site) => site;
 

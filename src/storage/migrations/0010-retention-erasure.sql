@@ -15,3 +15,11 @@ CREATE TABLE visitor_erasures (
   events_deleted BIGINT NOT NULL,
   visits_deleted BIGINT NOT NULL
 );
+
+-- Per site, the instant before which retention has deleted everything (storage/retention.ts). First-occurrence
+-- marks of later events may point before it, at rows that are gone: a range starting before the floor is
+-- counted the exact way (query/marks.ts), so no file has to be rewritten for its marks.
+CREATE TABLE retention_floors (
+  site_id VARCHAR PRIMARY KEY,
+  floor TIMESTAMP NOT NULL
+);
