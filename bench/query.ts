@@ -4,23 +4,18 @@
 // Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--memory 2GB] [--fresh]
 // --memory is DuckDB's memory_limit for the server (DUCKDB_MEMORY_LIMIT) and the hand-written side alike.
 // The loaded data dir (bench/out/query-data for 10M events) is kept and reused; --fresh rebuilds it.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateEvents } from './generate.ts';
 import { startServer } from '../test/helpers/server.ts';
-import { setupAccount } from '../test/helpers/api.ts';
 import { Database } from '../src/storage/database.ts';
-import { SiteCache } from '../src/sites/site-cache.ts';
-import { Serial } from '../src/storage/serial.ts';
-import { importEvents } from '../src/ingest/import.ts';
 import { tableSource } from '../src/storage/sources.ts';
-import { Compactor } from '../src/storage/compaction.ts';
 import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/calendar.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
+import { compactQueryData, prepareQueryData, QUERY_DATA_TZ, queryDataDir, type Meta } from './query-data.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,81 +26,8 @@ const { values: args } = parseArgs({
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 // Other benches read the 10M-event directory; other sizes get their own so it is never rebuilt by accident.
-const DATA_DIR = join(import.meta.dir, 'out', EVENTS === 10_000_000 ? 'query-data' : `query-data-${EVENTS}`);
-const META = join(DATA_DIR, 'bench.json');
-const TZ = 'Europe/Berlin';
-const CHUNK = 1_000_000;
-
-type Meta = { orgId: string; siteId: string; token: string; events: number };
-
-const secs = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1) + ' s';
-
-/** NDJSON lines [from, from + n) of the deterministic generator, as a byte stream for importEvents. */
-function chunkStream(gen: Generator<any>, n: number): ReadableStream<Uint8Array> {
-  const enc = new TextEncoder();
-  let left = n;
-  return new ReadableStream({
-    pull(ctrl) {
-      const lines: string[] = [];
-      while (left > 0 && lines.length < 20_000) {
-        const r = gen.next();
-        if (r.done) { left = 0; break; }
-        lines.push(JSON.stringify(r.value));
-        left--;
-      }
-      if (lines.length) ctrl.enqueue(enc.encode(lines.join('\n') + '\n'));
-      if (left <= 0) ctrl.close();
-    },
-  });
-}
-
-async function prepare(): Promise<Meta> {
-  if (!args.fresh && existsSync(META)) {
-    const meta = JSON.parse(readFileSync(META, 'utf8')) as Meta;
-    if (meta.events === EVENTS) return meta;
-  }
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  const srv = await startServer({ dataDir: DATA_DIR });
-  const acc = await setupAccount(srv.url, { timezone: TZ });
-  await srv.stop();
-
-  // Straight into storage through the import code path (validation, enrichment, sessionizing, loader).
-  // Loading 10M rows in 1M-row transactions needs more than the server's default DuckDB budget.
-  const db = await Database.open(DATA_DIR, 4, '4GB');
-  const site = (await SiteCache.load(db)).inOrg(acc.orgId, acc.site.id)!;
-  const serial = new Serial();
-  const manifest = new ParquetManifest(DATA_DIR);
-  await manifest.load(db);
-  const gen = generateEvents({ events: EVENTS, site: site.public_id, seed: 7 });
-  const t0 = performance.now();
-  for (let done = 0; done < EVENTS; done += CHUNK) {
-    const r = await importEvents(db, serial, manifest, site, chunkStream(gen, Math.min(CHUNK, EVENTS - done)));
-    console.log(`imported ${done + r.imported} (rejected ${r.rejected}) in ${secs(t0)}`);
-  }
-  await db.close();
-  const meta = { orgId: acc.orgId, siteId: acc.site.id, token: acc.token, events: EVENTS };
-  writeFileSync(META, JSON.stringify(meta));
-  return meta;
-}
-
-/** Opens the data dir the way the server does: database plus the Parquet manifest tableSource() reads. */
-async function openStorage() {
-  const db = await Database.open(DATA_DIR, 4, '4GB');
-  const manifest = new ParquetManifest(DATA_DIR);
-  await manifest.load(db);
-  return { db, manifest };
-}
-
-/** The production layout: every closed visit compacted into time-sorted Parquet by the server's own Compactor. */
-async function compact() {
-  const { db, manifest } = await openStorage();
-  const t0 = performance.now();
-  const r = await new Compactor(db, manifest, new Serial()).run();
-  if (r.files || r.merged) console.log(`compacted ${r.visits} visits into ${r.files} files (merged ${r.merged}) in ${secs(t0)}`);
-  await db.exec('CHECKPOINT');
-  await db.close();
-}
-
+const DATA_DIR = queryDataDir(EVENTS);
+const TZ = QUERY_DATA_TZ;
 /** The three scenarios of the brief: 12 months, 30 days, a custom 90-day range with one filter. */
 function scenarios(): { name: string; query: string; range: Range; filter?: { column: string; value: string } }[] {
   const today = todayIn(TZ);
@@ -180,8 +102,8 @@ async function timeBoth(meta: Meta) {
   return out;
 }
 
-const meta = await prepare();
-await compact();
+const meta = await prepareQueryData(EVENTS, args.fresh!);
+await compactQueryData(DATA_DIR);
 const times = await timeBoth(meta);
 console.log(`\n${EVENTS.toLocaleString('en')} events, DuckDB memory_limit ${args.memory}, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('| endpoint | scenario | HTTP p50 | hand-written SQL p50 | ratio |');
