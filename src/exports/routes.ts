@@ -21,7 +21,6 @@ export const exportRoutes = (ctx: AppContext, auth: Auth) =>
       return new Response(file.body, {
         headers: {
           'content-type': file.contentType,
-          'content-length': String(file.bytes),
           'content-disposition': `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,
           'cache-control': 'no-store',
           ...access.rateHeaders,
@@ -33,7 +32,7 @@ export const exportRoutes = (ctx: AppContext, auth: Auth) =>
       response: reportErrorResponses,
       detail: {
         summary: 'Download events or visits as Parquet, CSV or NDJSON (a member session, or an API key with analytics:read and visitors:read)',
-        description: 'Rows of the [from, to] days in the site time zone (default: everything stored), written by DuckDB to a temporary file and streamed (memory stays flat). Times are UTC (ISO 8601 with Z in CSV and NDJSON, TIMESTAMPTZ in Parquet); visitor_id is the profile id of the visitors API. Parquet keeps types (DECIMAL revenue, MAP properties); CSV is RFC 4180 (CRLF, quoted as needed) with text cells starting with = + - @ prefixed by \' so spreadsheets do not run them, and properties as a JSON text. Rows come file by file, each in time order; they are not sorted across files.',
+        description: 'Rows of the [from, to] days in the site time zone (default: everything stored), written by DuckDB to a temporary file and streamed (memory stays flat); CSV and NDJSON go a stored month at a time, so the download starts after the first month. Times are UTC (ISO 8601 with Z in CSV and NDJSON, TIMESTAMPTZ in Parquet); visitor_id is the profile id of the visitors API. Parquet keeps types (DECIMAL revenue, MAP properties); CSV is RFC 4180 (CRLF, quoted as needed) with text cells starting with = + - @ prefixed by \' so spreadsheets do not run them, and properties as a JSON text. Rows come month by month (CSV, NDJSON) and stored file by file, each file in time order; they are not sorted across files.',
         responses: {
           200: {
             description: 'The file (Content-Disposition: attachment)',

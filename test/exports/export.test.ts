@@ -151,6 +151,14 @@ test('a custom range holds exactly the rows the API counts for it', async () => 
   expect(r.headers.get('content-disposition')).toContain(`-events-${from}-${to}.ndjson`);
 });
 
+test('a range without rows answers the header (CSV) or nothing (NDJSON); CSV has one header across months', async () => {
+  const csv = new TextDecoder().decode((await download('table=events&format=csv&from=2001-01-01&to=2001-12-31')).bytes);
+  expect(csv).toBe('timestamp,visitor_id,visit_id,event_type,event_name,url,hostname,path,title,referrer,source,channel,utm_source,utm_medium,utm_campaign,utm_term,utm_content,country,region,city,browser,browser_version,os,os_version,device,screen,session_id,time_on_page,scroll_depth,revenue,currency,order_id,properties\r\n');
+  expect((await download('table=events&format=ndjson&from=2001-01-01&to=2001-12-31')).bytes.length).toBe(0);
+  const all = new TextDecoder().decode((await download('table=visits&format=csv')).bytes);
+  expect(all.match(/^visit_id,/gm)).toHaveLength(1);
+});
+
 test('access and bad input', async () => {
   const analyticsOnly = (await client(srv.url).post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'a', scopes: ['analytics:read'] }, acct.token)).body.data.key;
   const denied = await acct.api.get(`${base}/export?table=events`, analyticsOnly);
