@@ -69,8 +69,17 @@ try {
   }
 } finally {
   await srv.stop();
-  rmSync(DATA_DIR, { recursive: true, force: true });
 }
+// Read back: every Parquet file on disk (the stop deleted the replaced ones) holds none of the erased visitors,
+// and every other event is still there.
+const check = await Database.open(DATA_DIR, 1, '2GB');
+const onDisk = `read_parquet('${join(DATA_DIR, 'parquet', 'events')}/**/*.parquet', hive_partitioning = false)`;
+const [after] = await check.query<{ n: number; erased: number }>(
+  `SELECT count(*) AS n, count(*) FILTER (WHERE visitor_id IN (SELECT unnest(?::VARCHAR[])::BIGINT)) AS erased FROM ${onDisk}`, [targets.map((t) => String(t.vid))]);
+await check.close();
+rmSync(DATA_DIR, { recursive: true, force: true });
+const erasedEvents = targets.reduce((n, t) => n + t.n, 0);
+console.log(`read back: ${after!.erased} rows of the erased visitors on disk; ${after!.n} events = ${EVENTS} - ${erasedEvents}: ${after!.n === EVENTS - erasedEvents && after!.erased === 0 ? 'ok' : 'MISMATCH'}`);
 console.log(`\n${EVENTS.toLocaleString('en')} events in ${all.events.length} events files, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('| visitor | events erased | visits erased | files rewritten | DELETE over HTTP | same rewrites by hand | ratio |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
