@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault). */
   TERN_TEST_HOOKS: bool.default(false),
+  /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
+  TERN_TEST_PAUSE_AT: z.string().optional(),
 });
 
 // The type follows from the schema, so a new variable is declared in one place.
@@ -35,6 +37,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
   ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
   testHooks: c.TERN_TEST_HOOKS,
+  testPauseAt: c.TERN_TEST_PAUSE_AT,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -34,6 +34,9 @@ import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsModule } from './analytics/module.ts';
 import { sharesModule } from './shares/module.ts';
+import { setPausePoint } from './storage/pause-point.ts';
+import { erasureModule } from './visitors/erase-module.ts';
+import { exportsModule } from './exports/module.ts';
 
 /**
  * Every module, in start order (stopped in reverse), fresh per server: storage first, so that it stops last.
@@ -52,6 +55,8 @@ const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
   annotationsModule(),
   visitorsModule(),
   sharesModule(),
+  erasureModule(),
+  exportsModule(),
   trackerModule(),
 ];
 
@@ -71,6 +76,7 @@ export type Tern = { port: number; ctx: AppContext; stop(): Promise<void> };
 
 export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
+  setPausePoint(config.testPauseAt);
   const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });

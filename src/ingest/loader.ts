@@ -14,6 +14,7 @@ import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql } from './log-format.ts';
 import type { Serial } from '../storage/serial.ts';
 import { syncDir } from '../storage/durable-file.ts';
+import { withoutErased } from '../storage/erase-visitor.ts';
 
 export type LoaderOptions = {
   /** How long the oldest queued segment waits for others to join its load (0: load each as it comes). */
@@ -187,7 +188,8 @@ export class Loader {
     const t0 = performance.now();
     const forgotten = this.forget.splice(0);
     const existing = paths.filter((p) => sizeOf(p) > 0);
-    const source = existing.length ? { sql: readLogSql, params: [existing], inArrivalOrder: true } : null;
+    // Events of visitors erased after they were accepted are dropped here (storage/erase-visitor.ts).
+    const source = existing.length ? { sql: withoutErased(readLogSql), params: [existing], inArrivalOrder: true } : null;
     const rows = await load(this.db, this.serial, this.manifest, source, async (tx, n) => {
       for (const p of paths) {
         await tx.exec('INSERT INTO ingest_segments VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [basename(p), n]);

@@ -28,6 +28,7 @@ export const SiteSchema = z.object({
   timezone: z.string(),
   currency: z.string(),
   created_at: z.string(),
+  retention_months: z.number().int().nullable().describe('Months of analytics data kept (null: forever); older data is deleted by compaction'),
 });
 export type Site = z.infer<typeof SiteSchema> & { org_id: string };
 
@@ -41,4 +42,6 @@ export const PatchSiteBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   timezone: TimezoneSchema.optional(),
   currency: CurrencySchema.optional(),
+  retention_months: z.number().int().min(1).max(120).nullable().optional()
+    .describe('1–120: events and visits older than this many months (rolling, whole UTC days) are deleted at the next compaction; null keeps everything'),
 });

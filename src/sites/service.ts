@@ -23,7 +23,7 @@ const stillThere = (cache: SiteCache, site: Site) => {
 export const publicSite = ({ org_id: _org, ...site }: Site) => site;
 
 export async function createSite(db: Database, cache: SiteCache, orgId: string, input: { domain: string; name?: string; timezone?: string; currency?: string }) {
-  const site = await db.one<Site>(`INSERT INTO sites VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP) RETURNING ${SITE_COLUMNS}`, [
+  const site = await db.one<Site>(`INSERT INTO sites (id, org_id, public_id, domain, name, timezone, currency, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP) RETURNING ${SITE_COLUMNS}`, [
     crypto.randomUUID(),
     orgId,
     `pk_live_${randomHex(16)}`,
@@ -35,14 +35,15 @@ export async function createSite(db: Database, cache: SiteCache, orgId: string, 
   return remember(cache, site!);
 }
 
-export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string }) {
+export async function patchSite(db: Database, cache: SiteCache, site: Site, input: { name?: string; timezone?: string; currency?: string; retention_months?: number | null }) {
   return siteWrites.run(site.id, async () => {
     stillThere(cache, site);
-    // One statement for any subset of fields: an absent one keeps its value.
+    // One statement for any subset of fields: an absent one keeps its value (retention_months: null is "keep forever").
     const updated = await db.one<Site>(
-      `UPDATE sites SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), currency = COALESCE(?, currency)
+      `UPDATE sites SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), currency = COALESCE(?, currency),
+         retention_months = CASE WHEN ? THEN ?::INTEGER ELSE retention_months END
        WHERE id = ?::UUID RETURNING ${SITE_COLUMNS}`,
-      [input.name ?? null, input.timezone ?? null, input.currency ?? null, site.id],
+      [input.name ?? null, input.timezone ?? null, input.currency ?? null, input.retention_months !== undefined, input.retention_months ?? null, site.id],
     );
     if (!updated) throw notFound('Site not found');
     return remember(cache, updated);

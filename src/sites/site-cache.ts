@@ -2,7 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from './model.ts';
 
-export const SITE_COLUMNS = `id::VARCHAR AS id, org_id::VARCHAR AS org_id, public_id, domain, name, timezone, currency, created_at`;
+export const SITE_COLUMNS = `id::VARCHAR AS id, org_id::VARCHAR AS org_id, public_id, domain, name, timezone, currency, created_at, retention_months`;
 
 export class SiteCache {
   private byId = new Map<string, Site>();

@@ -10,6 +10,7 @@ import { sqlPath, type ParquetFile, type ParquetManifest, type Table } from './p
 import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
+import { enforceRetention, type RetentionResult } from './retention.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -21,7 +22,7 @@ const DELETE_GRACE_MS = 60_000;
 /** A site whose marks failed to rebuild waits 1, 2, 4 … minutes, at most an hour, before the next try. */
 const REMARK_RETRY_MAX_MS = 60 * 60_000;
 
-export type CompactionResult = { files: number; visits: number; merged: number; remarked: number };
+export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; retention?: RetentionResult };
 
 let runSeq = 0;
 
@@ -57,9 +58,11 @@ export class Compactor {
     const p = this.serial.run(async () => {
       const t0 = performance.now();
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
+      // Before merging: files it empties are not merged first.
+      out.retention = await enforceRetention(this.db, this.manifest, now, (files) => this.retire(files));
       out.merged = await this.mergeSmall();
       out.remarked = await this.remark(now);
-      if (out.files || out.merged || out.remarked) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
+      if (out.files || out.merged || out.remarked || out.retention.sites) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
     this.running = p;

@@ -8,7 +8,7 @@ import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
 
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement'];
+const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
 
 /** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
 export type StorageModule = {

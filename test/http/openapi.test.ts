@@ -63,7 +63,7 @@ test('request bodies are JSON schemas generated from the zod validators', () => 
   expect(key.properties.scopes.minItems).toBe(1);
   expect(jsonBody('/api/v1/auth/register', 'post').properties.password.minLength).toBe(8);
   expect(jsonBody('/api/v1/organizations/{orgId}/sites', 'post').required).toEqual(['domain']);
-  expect(Object.keys(jsonBody('/api/v1/organizations/{orgId}/sites/{siteId}', 'patch').properties).sort()).toEqual(['currency', 'name', 'timezone']);
+  expect(Object.keys(jsonBody('/api/v1/organizations/{orgId}/sites/{siteId}', 'patch').properties).sort()).toEqual(['currency', 'name', 'retention_months', 'timezone']);
   // Every operation that takes a body says what it is.
   for (const [path, methods] of Object.entries<any>(doc.paths)) {
     for (const [method, o] of Object.entries<any>(methods)) {

@@ -12,7 +12,7 @@ describe('create', () => {
   test('201 with defaults: name = domain, UTC, USD, pk_live_ public id', async () => {
     const r = await fx.acct.api.post(sites(), { domain: 'Shop.Example.org' }, fx.acct.token);
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body.data).sort()).toEqual(['created_at', 'currency', 'domain', 'id', 'name', 'public_id', 'timezone']);
+    expect(Object.keys(r.body.data).sort()).toEqual(['created_at', 'currency', 'domain', 'id', 'name', 'public_id', 'retention_months', 'timezone']);
     expect(r.body.data).toMatchObject({ domain: 'shop.example.org', name: 'shop.example.org', timezone: 'UTC', currency: 'USD' });
     expect(r.body.data.public_id).toMatch(/^pk_live_[0-9a-f]{32}$/);
     expect(r.body.data.id).toMatch(/^[0-9a-f-]{36}$/);

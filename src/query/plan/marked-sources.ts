@@ -11,7 +11,9 @@ import { frag, sql, type Fragment } from '../../storage/sql.ts';
 /** True when the marks answer `scope` exactly. */
 export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
   if (scope.filters.length) return false;
-  const stale = await one(db, sql`SELECT 1 AS stale FROM marks_stale WHERE site_id = ${scope.site.id} AND until >= ${scope.range.fromUtc}::TIMESTAMP`);
+  // Marks may also point at rows retention deleted (storage/retention.ts): ranges from before its floor count exactly.
+  const stale = await one(db, sql`SELECT 1 AS stale FROM marks_stale WHERE site_id = ${scope.site.id} AND until >= ${scope.range.fromUtc}::TIMESTAMP
+    UNION ALL SELECT 1 FROM retention_floors WHERE site_id = ${scope.site.id} AND floor > ${scope.range.fromUtc}::TIMESTAMP`);
   return !stale;
 }
 

@@ -1,0 +1,142 @@
+// Exports a site's events or visits as Parquet, CSV or NDJSON: DuckDB's COPY writes the file to DATA_DIR/exports
+// (streamed: it holds a row group, not the result), then the file is streamed to the client and deleted; text
+// formats go a month at a time. A download runs at the speed DuckDB writes and the disk reads, memory flat.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppContext } from '../app-context.ts';
+import type { Site } from '../sites/model.ts';
+import { badRequest } from '../http/errors.ts';
+import { CSV_COPY_OPTIONS } from '../http/csv.ts';
+import { isDate, todayIn } from '../query/parse/calendar.ts';
+import { dayRange } from '../query/parse/period.ts';
+import { sqlPath, TIME_COL } from '../storage/parquet-layout.ts';
+import { EXPORT_COLUMNS, selectItem, type ExportFormat } from './columns.ts';
+import type { ExportQuery } from './model.ts';
+import { log } from '../log.ts';
+
+const CONTENT_TYPE: Record<ExportFormat, string> = {
+  parquet: 'application/vnd.apache.parquet',
+  csv: 'text/csv; charset=utf-8; header=present',
+  ndjson: 'application/x-ndjson',
+};
+const COPY_OPTIONS: Record<ExportFormat, string> = {
+  // Snappy: every Parquet reader has it, and it writes fastest.
+  parquet: 'FORMAT parquet, COMPRESSION snappy',
+  csv: CSV_COPY_OPTIONS,
+  ndjson: 'FORMAT json',
+};
+const READ_CHUNK = 1 << 20;
+
+const exportDir = (dataDir: string) => join(dataDir, 'exports');
+
+/** Files of exports cut short by a crash belong to no one: removed at start. */
+export function clearExports(dataDir: string) {
+  const dir = exportDir(dataDir);
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) rmSync(join(dir, f), { force: true });
+}
+
+/** [fromUtc, toUtc) of the query's days, or undefined for everything stored. */
+function rangeOf(site: Site, q: ExportQuery) {
+  if (!q.from && !q.to) return undefined;
+  for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
+  const from = q.from ?? '1970-01-01';
+  const to = q.to ?? todayIn(site.timezone);
+  if (from > to) throw badRequest('from must not be after to');
+  return dayRange('custom', from, to, site.timezone);
+}
+
+type Window = { fromUtc: string; toUtc: string };
+
+/**
+ * The export's SELECT over `window`. COPY takes no parameters, so every value is spliced, and each is ours:
+ * the site id (a UUID from the site cache), ISO instants computed from validated dates, registered file paths.
+ */
+function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: Window | undefined): string {
+  const col = TIME_COL[q.table];
+  const where = window ? ` AND ${col} >= '${window.fromUtc}'::TIMESTAMP AND ${col} < '${window.toUtc}'::TIMESTAMP` : '';
+  const files = ctx.parquet.files(q.table, site.id, window);
+  const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}`;
+  // Files first (as registered), then the open visits of the hot table.
+  const source = files.length
+    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false) WHERE true${where} UNION ALL BY NAME ${hot})`
+    : `(${hot})`;
+  return `SELECT ${EXPORT_COLUMNS[q.table].map((c) => selectItem(c, q.format)).join(', ')} FROM ${source}`;
+}
+
+const monthStartUtc = (month: string) => `${month}-01T00:00:00.000Z`;
+const nextMonth = (month: string) => {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y!, m!, 1)).toISOString().slice(0, 7);
+};
+
+/**
+ * The pieces an export is written in. Parquet is one file, so one piece. CSV and NDJSON concatenate, so they
+ * go a stored month at a time: the first bytes leave after one month's COPY, and the disk holds one month's
+ * text at a time (a year of 10M events is ~7 GB of NDJSON). The current and the last month are always pieces (open visits).
+ */
+function pieces(ctx: AppContext, site: Site, q: ExportQuery, range: Window | undefined): (Window | undefined)[] {
+  if (q.format === 'parquet') return [range];
+  const months = new Set(ctx.parquet.months(q.table, site.id));
+  // Open visits are in the hot table: they started this month, or late last month.
+  const now = new Date();
+  months.add(now.toISOString().slice(0, 7));
+  months.add(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7));
+  const out: Window[] = [];
+  for (const m of [...months].sort()) {
+    const w = { fromUtc: monthStartUtc(m), toUtc: monthStartUtc(nextMonth(m)) };
+    const from = range && range.fromUtc > w.fromUtc ? range.fromUtc : w.fromUtc;
+    const to = range && range.toUtc < w.toUtc ? range.toUtc : w.toUtc;
+    if (from < to) out.push({ fromUtc: from, toUtc: to });
+  }
+  // An empty range still answers a (header-only) file.
+  return out.length ? out : [range ?? { fromUtc: monthStartUtc('1970-01'), toUtc: monthStartUtc('1970-02') }];
+}
+
+export type ExportFile = { body: ReadableStream<Uint8Array>; contentType: string; filename: string };
+
+/** Writes one piece and opens it; the file is unlinked once open (gone when its descriptor closes). */
+async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, header: boolean): Promise<FileHandle> {
+  const dir = exportDir(ctx.config.dataDir);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${crypto.randomUUID()}.${format}`);
+  try {
+    const options = format === 'csv' && !header ? COPY_OPTIONS.csv.replace('HEADER true', 'HEADER false') : COPY_OPTIONS[format];
+    await ctx.db.exec(`COPY (${sql}) TO ${sqlPath(path)} (${options})`);
+    return await open(path, 'r');
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/**
+ * The export as a stream: the first piece is written before this returns (so a failure is still an error
+ * answer), each later one when the client has read the previous one (backpressure: one piece on disk at a time).
+ */
+export async function exportData(ctx: AppContext, site: Site, q: ExportQuery): Promise<ExportFile> {
+  const todo = pieces(ctx, site, q, rangeOf(site, q));
+  let fd: FileHandle | undefined = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, true);
+  const close = () => { const f = fd; fd = undefined; void f?.close(); };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        while (fd) {
+          const buf = new Uint8Array(READ_CHUNK);
+          const { bytesRead } = await fd.read(buf, 0, READ_CHUNK, null);
+          if (bytesRead) { ctrl.enqueue(bytesRead === READ_CHUNK ? buf : buf.subarray(0, bytesRead)); return; }
+          close();
+          if (todo.length) fd = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, false);
+        }
+        ctrl.close();
+      } catch (e) {
+        close();
+        log.error('export failed mid-stream; the download is cut short', { site: site.id, error: String(e) });
+        ctrl.error(e);
+      }
+    },
+    cancel: close,
+  }, { highWaterMark: 2 });
+  const span = q.from || q.to ? `-${q.from ?? 'start'}-${q.to ?? 'today'}` : '';
+  return { body, contentType: CONTENT_TYPE[q.format], filename: `${site.domain}-${q.table}${span}.${q.format}` };
+}

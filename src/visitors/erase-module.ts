@@ -1,0 +1,14 @@
+// The visitor-erasure module: its routes, and the replaced files it deletes once no query can read them.
+import type { Module } from '../module.ts';
+import { Graveyard } from '../storage/erase-visitor.ts';
+import { eraseRoutes } from './erase-routes.ts';
+
+export function erasureModule(): Module {
+  const graveyard = new Graveyard();
+  return {
+    name: 'visitor-erasure',
+    routes: (ctx, auth) => eraseRoutes(ctx, auth, graveyard),
+    // The server has stopped answering: no query still reads the replaced files.
+    async stop() { graveyard.bury(); },
+  };
+}
