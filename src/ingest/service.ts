@@ -11,7 +11,9 @@ import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
 import { liveRow, type Origin } from './record.ts';
 import { toLine } from './log-format.ts';
-import { importEvents, type ImportResult } from './import.ts';
+import { importEvents, type ImportOptions, type ImportResult } from './import.ts';
+import type { ImportFormatName } from './import-formats/index.ts';
+import { ImportRequests } from './import-idempotency.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
@@ -35,10 +37,12 @@ export class IngestService {
   readonly writer: LogWriter;
   readonly manifest: ParquetManifest;
   readonly compactor: Compactor;
+  private readonly requests: ImportRequests;
 
   constructor(private ctx: AppContext, opts: { rotateMs?: number } = {}) {
     this.serial = ctx.analyticsWrites;
     this.salts = new Salts(ctx.db);
+    this.requests = new ImportRequests(ctx.db, this.serial);
     this.manifest = ctx.parquet;
     this.loader = new Loader(ctx.db, this.serial, this.manifest, { intervalMs: ctx.config.ingestLoadIntervalMs });
     this.writer = new LogWriter(join(ctx.config.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
@@ -113,11 +117,18 @@ export class IngestService {
     );
   }
 
-  /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
-  async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
-    const result = await importEvents(this.ctx.db, this.serial, this.manifest, site, body, onBodyRead);
-    if (result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
-    return result;
+  /**
+   * Bulk import in `format`; with an idempotency key, a retry answers the first result. Closed visits it
+   * created go straight to Parquet so a back-fill does not bloat the hot tables.
+   */
+  async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead: (() => void) | undefined,
+    opts: { format?: ImportFormatName; key?: string | null } = {}): Promise<{ result: ImportResult; replayed: boolean }> {
+    const run = (record?: ImportOptions['record']) =>
+      importEvents(this.ctx.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record });
+    const out = opts.key ? await this.requests.once(site.id, opts.key, run) : { result: await run(), replayed: false };
+    if (out.replayed) onBodyRead?.();
+    else if (out.result.imported) await this.compactor.run().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    return out;
   }
 
   async stop() {
