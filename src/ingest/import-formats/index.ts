@@ -3,7 +3,8 @@ import type { ImportFormat } from './item.ts';
 import { ndjson } from './ndjson.ts';
 import { ga4 } from './ga4.ts';
 import { umami } from './umami.ts';
+import { accessLog } from './access-log.ts';
 
-export const IMPORT_FORMATS = { ndjson, ga4, umami } satisfies Record<string, ImportFormat>;
+export const IMPORT_FORMATS = { ndjson, ga4, umami, 'access-log': accessLog } satisfies Record<string, ImportFormat>;
 export type ImportFormatName = keyof typeof IMPORT_FORMATS;
 export const IMPORT_FORMAT_NAMES = Object.keys(IMPORT_FORMATS) as ImportFormatName[];
