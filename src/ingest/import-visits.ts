@@ -11,8 +11,8 @@ let seq = 0;
 const GAP = `INTERVAL 30 MINUTE`;
 
 export type ImportVisits = {
-  /** A temp table of the staged rows with visit_id and engaged_* set, for the loader to read. */
-  table: string;
+  /** A FROM-able relation of the staged rows with visit_id and engaged_* set, for the loader to read. */
+  source: string;
   /** Parquet files replaced (the caller retires them once the transaction commits). */
   replaced: ParquetFile[];
   /** Groups that bridge two stored visits: the events join the earlier one, the two stay apart. */
@@ -28,12 +28,11 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
   rows: { sql: string; params: unknown[] }, nonce: string): Promise<ImportVisits> {
   const n = ++seq;
   const t = (name: string) => `import_${name}_${n}`;
-  const [staged, bounds, cands, items, assigned, out] = ['staged', 'bounds', 'cands', 'items', 'assigned', 'out'].map(t) as [string, string, string, string, string, string];
-  const temps = [staged, bounds, cands, items, assigned];
-  const drop = async () => { for (const x of [...temps, out]) await tx.exec(`DROP TABLE IF EXISTS ${x}`).catch(() => {}); };
+  const [staged, bounds, cands, items, assigned, keyed] = ['staged', 'bounds', 'cands', 'items', 'assigned', 'keyed'].map(t) as [string, string, string, string, string, string];
+  const drop = async () => { for (const x of [staged, bounds, cands, items, assigned, keyed]) await tx.exec(`DROP TABLE IF EXISTS ${x}`).catch(() => {}); };
   const replaced: ParquetFile[] = [];
   try {
-    await tx.exec(`CREATE TEMP TABLE ${staged} AS SELECT *, row_number() OVER () AS rid FROM ${rows.sql}`, rows.params as any[]);
+    await tx.exec(`CREATE TEMP TABLE ${staged} AS SELECT * FROM ${rows.sql}`, rows.params as any[]);
     await tx.exec(`CREATE TEMP TABLE ${bounds} AS SELECT visitor_id, min(ts) AS lo, max(ts) AS hi FROM ${staged} GROUP BY ALL`);
 
     // Stored visits that may be within reach. The visitor's latest visit is in visitor_history; older ones
@@ -64,7 +63,7 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
         OVER (PARTITION BY visitor_id ORDER BY t0, t1, rid ROWS UNBOUNDED PRECEDING) AS grp
       FROM (
         SELECT *, max(t1) OVER (PARTITION BY visitor_id ORDER BY t0, t1, rid ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
-        FROM (SELECT visitor_id, ts AS t0, ts AS t1, rid, NULL::BIGINT AS stored_id FROM ${staged}
+        FROM (SELECT visitor_id, ts AS t0, ts AS t1, rowid AS rid, NULL::BIGINT AS stored_id FROM ${staged}
               UNION ALL SELECT visitor_id, start_ts, end_ts, NULL, visit_id FROM ${cands}))`);
     await tx.exec(`CREATE TEMP TABLE ${assigned} AS
       SELECT visitor_id, grp, coalesce(arg_min(stored_id, t0) FILTER (WHERE stored_id IS NOT NULL),
@@ -78,22 +77,21 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
 
     // A pageview's engaged page is the visit's previous pageview; for the first new pageview of a continued
     // visit, the stored visit's exit page when the visit ended before it (the live sessionizer's memory).
-    await tx.exec(`CREATE TEMP TABLE ${out} AS
-      SELECT * EXCLUDE (rid, prev_path, prev_host) REPLACE (
-        CASE WHEN event_type = 'pageview' THEN prev_path END AS engaged_path,
-        CASE WHEN event_type = 'pageview' THEN prev_host END AS engaged_hostname)
+    // Worked out on a few narrow columns keyed by row id; the rows themselves are joined once, as the load reads them.
+    await tx.exec(`CREATE TEMP TABLE ${keyed} AS
+      SELECT rid, visit_id, CASE WHEN pv THEN lag(path) OVER w END AS engaged_path, CASE WHEN pv THEN lag(hostname) OVER w END AS engaged_hostname, stored_row
       FROM (
-        SELECT *, lag(path) OVER pv AS prev_path, lag(hostname) OVER pv AS prev_host FROM (
-          SELECT s.* REPLACE (a.visit_id AS visit_id), 0 AS stored_row FROM ${staged} s
-            JOIN ${items} i ON i.rid = s.rid JOIN ${assigned} a ON a.visitor_id = i.visitor_id AND a.grp = i.grp
-          UNION ALL BY NAME
-          SELECT v.end_ts AS ts, v.visit_id, v.exit_page AS path, v.hostname, 'pageview' AS event_type, 1 AS stored_row
-          FROM visits v WHERE v.site_id = ? AND v.exit_page IS NOT NULL AND v.visit_id IN (SELECT visit_id FROM ${assigned} WHERE stored > 0))
-        WINDOW pv AS (PARTITION BY visit_id, event_type = 'pageview' ORDER BY ts, stored_row DESC)
-      ) WHERE stored_row = 0`, [siteId]);
-    await tx.exec(`ALTER TABLE ${out} DROP COLUMN stored_row`);
-    for (const x of temps) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
-    return { table: out, replaced, bridged, drop };
+        SELECT s.rowid AS rid, a.visit_id, s.ts, s.path, s.hostname, s.event_type = 'pageview' AS pv, 0 AS stored_row
+        FROM ${staged} s JOIN ${items} i ON i.rid = s.rowid JOIN ${assigned} a ON a.visitor_id = i.visitor_id AND a.grp = i.grp
+        UNION ALL
+        SELECT NULL, v.visit_id, v.end_ts, v.exit_page, v.hostname, true, 1
+        FROM visits v WHERE v.site_id = ? AND v.exit_page IS NOT NULL AND v.visit_id IN (SELECT visit_id FROM ${assigned} WHERE stored > 0))
+      WINDOW w AS (PARTITION BY visit_id, pv ORDER BY ts, stored_row DESC)`, [siteId]);
+    await tx.exec(`DELETE FROM ${keyed} WHERE stored_row = 1`);
+    const source = `(SELECT s.* REPLACE (k.visit_id AS visit_id, k.engaged_path AS engaged_path, k.engaged_hostname AS engaged_hostname)
+      FROM ${staged} s JOIN ${keyed} k ON k.rid = s.rowid)`;
+    for (const x of [bounds, cands, items, assigned]) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
+    return { source, replaced, bridged, drop };
   } catch (e) {
     await drop();
     throw e;

@@ -91,7 +91,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     if (result.imported) {
       let visits: Awaited<ReturnType<typeof sessionizeImport>> | undefined;
       // The source names the table `before` builds, read when the load starts (after it).
-      const source = { get sql() { return `(SELECT * FROM ${visits!.table})`; }, params: [] };
+      const source = { get sql() { return visits!.source; }, params: [] };
       await load(db, serial, manifest, source, async (tx) => {
         await visits!.drop();
         await opts.record?.(result, tx);
