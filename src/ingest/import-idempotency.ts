@@ -48,3 +48,11 @@ export class ImportRequests {
     }
   }
 }
+
+/** Site-delete hook: the site's import answers and import secret go with it. */
+export async function deleteSiteImports(db: Database, serial: Serial, siteId: string) {
+  await serial.run(async () => {
+    await db.exec('DELETE FROM import_requests WHERE site_id = ?', [siteId]);
+    await db.exec('DELETE FROM import_keys WHERE site_id = ?', [siteId]);
+  });
+}

@@ -13,7 +13,7 @@ import { liveRow, type Origin } from './record.ts';
 import { toLine } from './log-format.ts';
 import { importEvents, type ImportOptions, type ImportResult } from './import.ts';
 import type { ImportFormatName } from './import-formats/index.ts';
-import { ImportRequests } from './import-idempotency.ts';
+import { deleteSiteImports, ImportRequests } from './import-idempotency.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
@@ -57,6 +57,7 @@ export class IngestService {
     await this.loader.replay(leftovers);
     if (leftovers.length) log.info('ingest log replayed', { segments: leftovers.length, events: this.loader.loadedEvents });
     this.ctx.sites.deleteHooks.push((siteId) => this.compactor.dropSite(siteId));
+    this.ctx.sites.deleteHooks.push((siteId) => deleteSiteImports(this.ctx.db, this.serial, siteId));
     await this.salts.start();
     await this.sessionizer.restore(this.ctx.db);
     this.writer.start();
