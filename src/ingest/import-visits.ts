@@ -109,24 +109,34 @@ async function rehydrate(tx: Tx, manifest: ParquetManifest, written: ParquetFile
   try {
     const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${away}`);
     if (!n) return;
-    // A visits file is sorted and ranged by start_ts: only files whose range holds a wanted start are read.
-    const files = await tx.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts
-      FROM parquet_files f WHERE tbl = 'visits' AND site_id = ?
-        AND EXISTS (SELECT 1 FROM ${away} a WHERE a.start_ts BETWEEN f.min_ts AND f.max_ts) ORDER BY path`, [siteId]);
-    for (const f of files) {
-      const src = `read_parquet(${sqlPath(manifest.abs(f.path))})`;
-      const [{ hit }] = await tx.query<{ hit: number }>(`SELECT count(*)::INTEGER AS hit FROM ${src} WHERE visit_id IN (SELECT visit_id FROM ${away})`);
-      if (!hit) continue;
-      // month and site are the file's hive partition columns, not the table's.
-      await tx.exec(`INSERT INTO visits BY NAME SELECT * EXCLUDE (month, site) FROM ${src} WHERE visit_id IN (SELECT visit_id FROM ${away})`);
-      if (hit < f.rows) {
-        const rest = `SELECT * EXCLUDE (month, site) FROM ${src} WHERE visit_id NOT IN (SELECT visit_id FROM ${away})`;
-        const [stats] = await tx.query<{ rows: number; min_ts: string; max_ts: string }>(
-          `SELECT count(*)::INTEGER AS rows, min(start_ts)::VARCHAR AS min_ts, max(start_ts)::VARCHAR AS max_ts FROM (${rest})`);
-        await writePartition(tx, manifest, written, 'visits', f.site_id, f.month, rest, stats!, { presorted: true });
+    // A visits file is sorted and ranged by start_ts: only files whose range holds a wanted start are read. A start
+    // from visitor_history can be later than the visit's (an import extended it backwards, until compaction
+    // recomputes the history): what the first pass does not find is looked for in every file starting before it.
+    const site = `'${siteId.replaceAll("'", "''")}'`;
+    const wanted = `(SELECT visit_id FROM ${away} a WHERE NOT EXISTS (SELECT 1 FROM visits v WHERE v.site_id = ${site} AND v.visit_id = a.visit_id))`;
+    for (const wide of [false, true]) {
+      const files = await tx.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts
+        FROM parquet_files f WHERE tbl = 'visits' AND site_id = ? AND EXISTS (SELECT 1 FROM ${away} a WHERE a.visit_id IN ${wanted}
+          AND ${wide ? 'f.min_ts <= a.start_ts' : 'a.start_ts BETWEEN f.min_ts AND f.max_ts'})
+        ORDER BY path`, [siteId]);
+      for (const f of files) {
+        if (replaced.some((r) => r.path === f.path)) continue;
+        const src = `read_parquet(${sqlPath(manifest.abs(f.path))})`;
+        const [{ hit }] = await tx.query<{ hit: number }>(`SELECT count(*)::INTEGER AS hit FROM ${src} WHERE visit_id IN ${wanted}`);
+        if (!hit) continue;
+        // month and site are the file's hive partition columns, not the table's.
+        await tx.exec(`INSERT INTO visits BY NAME SELECT * EXCLUDE (month, site) FROM ${src} WHERE visit_id IN ${wanted}`);
+        if (hit < f.rows) {
+          const rest = `SELECT * EXCLUDE (month, site) FROM ${src} WHERE visit_id NOT IN (SELECT visit_id FROM ${away})`;
+          const [stats] = await tx.query<{ rows: number; min_ts: string; max_ts: string }>(
+            `SELECT count(*)::INTEGER AS rows, min(start_ts)::VARCHAR AS min_ts, max(start_ts)::VARCHAR AS max_ts FROM (${rest})`);
+          await writePartition(tx, manifest, written, 'visits', f.site_id, f.month, rest, stats!, { presorted: true });
+        }
+        await unregister(tx, [f.path]);
+        replaced.push(f);
       }
-      await unregister(tx, [f.path]);
-      replaced.push(f);
+      const [{ left }] = await tx.query<{ left: number }>(`SELECT count(*)::INTEGER AS left FROM ${wanted}`);
+      if (!left) return;
     }
   } finally {
     await tx.exec(`DROP TABLE IF EXISTS ${away}`).catch(() => {});
