@@ -2,10 +2,12 @@
 // imported event joins a stored visit it comes within 30 minutes of (before or after), as a live event joins
 // the open visit. Any split of a history into requests then cuts the same visits as one request.
 // A stored visit an import continues and that compaction already moved to Parquet comes back into the hot
-// visits table (its file is written again without it), where the loader adds the new events to it.
+// visits table (its file is written again without it), where the loader adds the new events to it; new events
+// that bridge two stored visits join them into one (import-merge.ts).
 import type { Tx } from '../storage/database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from '../storage/parquet-layout.ts';
 import { unregister, writePartition } from '../storage/parquet-writer.ts';
+import { mergeVisits } from './import-merge.ts';
 
 let seq = 0;
 const GAP = `INTERVAL 30 MINUTE`;
@@ -15,8 +17,8 @@ export type ImportVisits = {
   source: string;
   /** Parquet files replaced (the caller retires them once the transaction commits). */
   replaced: ParquetFile[];
-  /** Groups that bridge two stored visits: the events join the earlier one, the two stay apart. */
-  bridged: number;
+  /** Stored visits folded into an earlier one because new events bridged the gap between them. */
+  merged: number;
   drop: () => Promise<void>;
 };
 
@@ -28,8 +30,8 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
   rows: { sql: string; params: unknown[] }, nonce: string): Promise<ImportVisits> {
   const n = ++seq;
   const t = (name: string) => `import_${name}_${n}`;
-  const [staged, bounds, cands, items, assigned, keyed] = ['staged', 'bounds', 'cands', 'items', 'assigned', 'keyed'].map(t) as [string, string, string, string, string, string];
-  const drop = async () => { for (const x of [staged, bounds, cands, items, assigned, keyed]) await tx.exec(`DROP TABLE IF EXISTS ${x}`).catch(() => {}); };
+  const [staged, bounds, cands, items, assigned, merges, keyed] = ['staged', 'bounds', 'cands', 'items', 'assigned', 'merges', 'keyed'].map(t) as string[] as [string, string, string, string, string, string, string];
+  const drop = async () => { for (const x of [staged, bounds, cands, items, assigned, merges, keyed]) await tx.exec(`DROP TABLE IF EXISTS ${x}`).catch(() => {}); };
   const replaced: ParquetFile[] = [];
   try {
     await tx.exec(`CREATE TEMP TABLE ${staged} AS SELECT * FROM ${rows.sql}`, rows.params as any[]);
@@ -70,10 +72,14 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
           (hash(visitor_id, grp, ?::VARCHAR) & 9007199254740991)::BIGINT) AS visit_id,
         count(stored_id) AS stored, count(rid) AS fresh
       FROM ${items} GROUP BY visitor_id, grp HAVING count(rid) > 0`, [nonce]);
-    const [{ bridged }] = await tx.query<{ bridged: number }>(`SELECT count(*) FILTER (WHERE stored > 1)::INTEGER AS bridged FROM ${assigned}`);
-
-    await rehydrate(tx, manifest, written, siteId, `(SELECT a.visit_id, min(c.start_ts) AS start_ts FROM ${assigned} a
-      JOIN ${cands} c ON c.visit_id = a.visit_id WHERE a.stored > 0 GROUP BY ALL)`, replaced);
+    // Every stored visit in a group with new events comes back to the hot table; a group holding more than one
+    // (new events between two stored visits) folds the later ones into the first.
+    const grouped = `(SELECT i.stored_id, a.visit_id AS kept FROM ${items} i JOIN ${assigned} a ON a.visitor_id = i.visitor_id AND a.grp = i.grp
+      WHERE i.stored_id IS NOT NULL)`;
+    await rehydrate(tx, manifest, written, siteId, `(SELECT c.visit_id, c.start_ts FROM ${cands} c WHERE c.visit_id IN (SELECT stored_id FROM ${grouped}))`, replaced);
+    await tx.exec(`CREATE TEMP TABLE ${merges} AS SELECT stored_id AS absorbed, kept FROM ${grouped} WHERE stored_id <> kept`);
+    const [{ merged }] = await tx.query<{ merged: number }>(`SELECT count(*)::INTEGER AS merged FROM ${merges}`);
+    if (merged) await mergeVisits(tx, manifest, written, siteId, merges, replaced);
 
     // A pageview's engaged page is the visit's previous pageview; for the first new pageview of a continued
     // visit, the stored visit's exit page when the visit ended before it (the live sessionizer's memory).
@@ -90,8 +96,8 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
     await tx.exec(`DELETE FROM ${keyed} WHERE stored_row = 1`);
     const source = `(SELECT s.* REPLACE (k.visit_id AS visit_id, k.engaged_path AS engaged_path, k.engaged_hostname AS engaged_hostname)
       FROM ${staged} s JOIN ${keyed} k ON k.rid = s.rowid)`;
-    for (const x of [bounds, cands, items, assigned]) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
-    return { source, replaced, bridged, drop };
+    for (const x of [bounds, cands, items, assigned, merges]) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
+    return { source, replaced, merged, drop };
   } catch (e) {
     await drop();
     throw e;

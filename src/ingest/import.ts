@@ -105,7 +105,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         throw e;
       });
       retire(manifest, visits!.replaced);
-      if (visits!.bridged) log.warn('import events bridge two stored visits; they stay two visits', { site: site.id, groups: visits!.bridged });
+      if (visits!.merged) log.info('import joined stored visits it bridged', { site: site.id, folded: visits!.merged });
     } else await opts.record?.(result);
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
