@@ -1,28 +1,37 @@
-// Bulk import (contract §6): a streamed NDJSON body → validated, enriched rows in a staging file →
-// sessionized and loaded by DuckDB through the same load path as live events.
+// Bulk import (contract §6): a streamed body in one of the import formats → validated, enriched rows in a
+// staging file → sessionized with the visitor's stored visits and loaded by DuckDB through the same load
+// path as live events, in one transaction.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isOutOfMemory, type Database } from '../storage/database.ts';
+import { isOutOfMemory, type Database, type Tx } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
 import { log } from '../log.ts';
-import { anonVisitorId, uidVisitorId } from './hash.ts';
-import { dayOf } from './salts.ts';
-import { load, sessionizedSource } from './load-sql.ts';
+import { load } from './load-sql.ts';
+import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
 import { frag } from '../storage/sql.ts';
-import type { ParquetManifest } from '../storage/parquet-layout.ts';
 import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
-import { parseImportLine } from './validate.ts';
+import { bodyBytes } from './import-formats/body-lines.ts';
+import { IMPORT_FORMATS, type ImportFormatName } from './import-formats/index.ts';
+import { importSecret, importVisitors, type LiveSalt } from './import-visitor.ts';
+import { sessionizeImport } from './import-visits.ts';
 
-const MAX_LINE_BYTES = 64 * 1024;
 const MAX_ERRORS = 100;
 const FLUSH_CHARS = 1 << 20;
 
-export type ImportResult = { imported: number; rejected: number; errors: { line: number; error: string }[] };
+/** `skipped`: lines left out on purpose by a tool's format (assets, bots, redirects…); absent for ndjson. */
+export type ImportResult = { imported: number; rejected: number; skipped?: number; errors: { line: number; error: string }[] };
+
+export type ImportOptions = {
+  format?: ImportFormatName;
+  liveSalt?: LiveSalt;
+  /** In the load's transaction (or alone when nothing loads): where an idempotent import records its answer. */
+  record?: (result: ImportResult, tx?: Tx) => Promise<void>;
+};
 
 const stagingDir = (dataDir: string) => join(dataDir, 'import');
 
@@ -30,66 +39,45 @@ const stagingDir = (dataDir: string) => join(dataDir, 'import');
 export function clearStaging(dataDir: string) {
   const dir = stagingDir(dataDir);
   mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(dir)) rmSync(join(dir, f), { force: true });
+  for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
 }
 
-/** Lines of a byte stream, decoded as UTF-8; a line longer than the cap is reported as null. */
-async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string | null> {
-  const decoder = new TextDecoder();
-  let partial = '';
-  let overflow = false;
-  for await (const chunk of body as any as AsyncIterable<Uint8Array>) {
-    const text = decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      const piece = text.slice(start, nl);
-      start = nl + 1;
-      if (overflow) { overflow = false; partial = ''; yield null; continue; }
-      const line = partial ? partial + piece : piece;
-      partial = '';
-      yield line.length > MAX_LINE_BYTES ? null : line;
-    }
-    if (!overflow) {
-      partial += text.slice(start);
-      if (partial.length > MAX_LINE_BYTES) { overflow = true; partial = ''; }
-    }
-  }
-  const rest = partial + decoder.decode();
-  if (overflow) yield null;
-  else if (rest) yield rest;
-}
-
-export async function importEvents(db: Database, serial: Serial, manifest: ParquetManifest, site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
-  if (!body) throw badRequest('Empty body: expected NDJSON, one event per line');
+export async function importEvents(db: Database, serial: Serial, manifest: ParquetManifest, site: Site, body: ReadableStream<Uint8Array> | null,
+  onBodyRead?: () => void, opts: ImportOptions = {}): Promise<ImportResult> {
+  if (!body) throw badRequest('Empty body: expected the events to import, one per line');
+  const format = opts.format ?? 'ndjson';
   const started = performance.now();
   const nonce = randomHex(8);
-  const file = join(stagingDir(db.dataDir), `${nonce}.ndjson`);
-  mkdirSync(stagingDir(db.dataDir), { recursive: true });
+  const dir = stagingDir(db.dataDir);
+  const file = join(dir, `${nonce}.ndjson`);
+  mkdirSync(dir, { recursive: true });
+  const visitorOf = importVisitors(site.id, await importSecret(db, serial, site.id), opts.liveSalt);
   const fd = await open(file, 'w');
-  const result: ImportResult = { imported: 0, rejected: 0, errors: [] };
-  const fail = (status: number, msg: string) => new ApiError(status, msg);
+  const result: ImportResult = format === 'ndjson' ? { imported: 0, rejected: 0, errors: [] } : { imported: 0, rejected: 0, skipped: 0, errors: [] };
+  const reject = (line: number, error: string) => {
+    result.rejected++;
+    if (result.errors.length < MAX_ERRORS) result.errors.push({ line, error });
+  };
   let buf: string[] = [];
   let bufChars = 0;
-  let n = 0;
   try {
-    for await (const line of lines(body)) {
-      n++;
-      if (line !== null && !line.trim()) continue;
+    for await (const item of IMPORT_FORMATS[format](bodyBytes(body), { site, db, stagingDir: dir, nonce })) {
+      if ('skip' in item) { result.skipped!++; continue; }
+      if ('error' in item) { reject(item.line, item.error); continue; }
       try {
-        if (line === null) throw fail(400, `Line too long: at most ${MAX_LINE_BYTES / 1024} KiB`);
-        const e = parseImportLine(line.endsWith('\r') ? line.slice(0, -1) : line, fail);
+        const e = item.event;
         const origin = { ip: e.ip ?? '', userAgent: e.user_agent ?? '' };
-        // Without a uid, the visitor is a per-day fingerprint, as live; this import's own salt stands in.
-        const visitorId = e.visitor_uid ? uidVisitorId(site.id, e.visitor_uid) : anonVisitorId(nonce + dayOf(e.timestamp), site.id, origin.ip, origin.userAgent);
-        const s = toLine(buildRow(site, e, origin, { visitorId, visitId: null }, e.timestamp));
+        const ids = { visitorId: visitorOf(e), visitId: null };
+        // Tags the tool kept apart from the URL are read as if in it (source and channel), the URL stored as given.
+        const row = item.tags ? { ...buildRow(site, { ...e, url: tagged(e.url, item.tags) }, origin, ids, e.timestamp), url: e.url } : buildRow(site, e, origin, ids, e.timestamp);
+        if (item.known) for (const k in item.known) { const v = (item.known as any)[k]; if (v != null) (row as any)[k] = v; }
+        const s = toLine(row);
         buf.push(s);
         bufChars += s.length;
         result.imported++;
       } catch (err) {
         // A line that trips enrichment is that line's problem, not the whole import's.
-        result.rejected++;
-        const error = err instanceof ApiError ? err.message : 'Could not process this event';
-        if (result.errors.length < MAX_ERRORS) result.errors.push({ line: n, error });
+        reject(item.line, err instanceof ApiError ? err.message : 'Could not process this event');
       }
       if (bufChars >= FLUSH_CHARS) {
         await fd.write(buf.join('\n') + '\n');
@@ -102,16 +90,49 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     await fd.close();
     const read = performance.now();
     if (result.imported) {
-      await load(db, serial, manifest, sessionizedSource(frag(readLogSql, [[file]]), nonce)).catch((e) => {
+      let visits: Awaited<ReturnType<typeof sessionizeImport>> | undefined;
+      // The source names the table `before` builds, read when the load starts (after it).
+      const source = { get sql() { return visits!.source; }, params: [] };
+      await load(db, serial, manifest, source, async (tx) => {
+        await visits!.drop();
+        await opts.record?.(result, tx);
+      }, {
+        before: async (tx, written) => {
+          visits = await sessionizeImport(tx, manifest, written, site.id, frag(readLogSql, [[file]]), nonce);
+        },
+      }).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;
       });
-    }
-    log.info('import loaded', { site: site.id, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
+      retire(manifest, visits!.replaced);
+      if (visits!.merged) log.info('import joined stored visits it bridged', { site: site.id, folded: visits!.merged });
+    } else await opts.record?.(result);
+    log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
     await fd.close().catch(() => {});
     rmSync(file, { force: true });
+  }
+}
+
+/** Visit files written again without the visits an import continued: out of queries now, off the disk in a minute. */
+function retire(manifest: ParquetManifest, files: ParquetFile[]) {
+  if (!files.length) return;
+  manifest.remove(files.map((f) => f.path));
+  const doomed = files.map((f) => manifest.abs(f.path));
+  // Queries planned a moment ago may still read them.
+  const timer = setTimeout(() => { for (const p of doomed) rmSync(p, { force: true }); }, 60_000);
+  (timer as any).unref?.();
+}
+
+/** `url` with `tags` added as query parameters where it has none of that name. */
+function tagged(url: string, tags: Record<string, string>): string {
+  try {
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(tags)) if (v && !u.searchParams.has(k)) u.searchParams.set(k, v);
+    return u.toString();
+  } catch {
+    return url;
   }
 }

@@ -59,13 +59,15 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
         FROM ${marked} GROUP BY site_id, visit_id
       ) a`);
 
-    // Visits that continue across batches: counters add up, the exit moves on, attributes stay.
+    // Visits that continue across batches: counters add up, the exit moves on, attributes stay unless the
+    // batch holds earlier events (an import of the stretch before a stored visit): a visit's are its first event's.
     await tx.exec(`
       UPDATE visits SET
         start_ts = least(visits.start_ts, a.start_ts),
         end_ts = greatest(visits.end_ts, a.end_ts),
         entry_page = CASE WHEN a.start_ts < visits.start_ts AND a.entry_page IS NOT NULL THEN a.entry_page ELSE coalesce(visits.entry_page, a.entry_page) END,
         exit_page = CASE WHEN a.end_ts >= visits.end_ts AND a.exit_page IS NOT NULL THEN a.exit_page ELSE coalesce(visits.exit_page, a.exit_page) END,
+        ${FIRST_EVENT_ATTRS.map((c) => `${c} = CASE WHEN a.start_ts < visits.start_ts THEN a.${c} ELSE visits.${c} END`).join(',\n        ')},
         pageviews = visits.pageviews + a.pageviews,
         events = visits.events + a.events,
         duration = date_diff('second', least(visits.start_ts, a.start_ts), greatest(visits.end_ts, a.end_ts))::INTEGER,
@@ -121,36 +123,18 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
 /**
  * One load in its own transaction behind the other analytics writes (source null: nothing to load);
  * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
- * `threads` limits DuckDB's worker threads for the load (Database.withThreads).
+ * `threads` limits DuckDB's worker threads for the load (Database.withThreads); `before` prepares the source in the
+ * same transaction (an import's visits, import-visits.ts).
  */
 export function load(
   db: Database, serial: Serial, manifest: ParquetManifest, source: LoadSource | null,
-  after?: (tx: Tx, rows: number) => Promise<void>, opts: { threads?: number } = {},
+  after?: (tx: Tx, rows: number) => Promise<void>, opts: { threads?: number; before?: (tx: Tx, written: ParquetFile[]) => Promise<void> } = {},
 ): Promise<number> {
   const run = () => writingFiles(db, manifest, async (tx, written) => {
+    await opts.before?.(tx, written);
     const rows = source ? await loadRows(tx, manifest, written, source) : 0;
     await after?.(tx, rows);
     return rows;
   });
   return serial.run(() => (opts.threads ? db.withThreads(opts.threads, run) : run()));
 }
-
-/**
- * Import staging rows carry no visit_id: visits are cut here, per visitor in time order, at gaps of
- * 30 minutes or more (the live sessionizer's rule). `nonce` keeps two imports' visit IDs apart.
- * A pageview's engaged page is the visit's previous pageview, as the live sessionizer records it.
- */
-export const sessionizedSource = (inner: Fragment, nonce: string): Fragment => sql`(
-  SELECT * EXCLUDE (brk, grp) REPLACE (
-    (hash(visitor_id, grp, ${nonce}::VARCHAR) & 9007199254740991)::BIGINT AS visit_id,
-    CASE WHEN event_type = 'pageview' THEN lag(path) OVER pv END AS engaged_path,
-    CASE WHEN event_type = 'pageview' THEN lag(hostname) OVER pv END AS engaged_hostname)
-  FROM (
-    SELECT *, sum(brk) OVER (PARTITION BY site_id, visitor_id ORDER BY ts ROWS UNBOUNDED PRECEDING) AS grp
-    FROM (
-      SELECT *, CASE WHEN ts - lag(ts) OVER (PARTITION BY site_id, visitor_id ORDER BY ts) < INTERVAL 30 MINUTE THEN 0 ELSE 1 END AS brk
-      FROM ${inner}
-    )
-  )
-  WINDOW pv AS (PARTITION BY site_id, visitor_id, grp, event_type ORDER BY ts)
-)`;

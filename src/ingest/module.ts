@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.ts';
 import type { Module } from '../module.ts';
 import type { StorageModule } from '../storage/module.ts';
 import { clearStaging } from './import.ts';
+import { deleteSiteImports } from './import-idempotency.ts';
 import { ingestRoutes, collectRoutes } from './routes.ts';
 import { IngestService } from './service.ts';
 
@@ -22,6 +23,7 @@ export function ingestModule(storage: StorageModule): Module {
     // Routes are composed after start, so the service is there by the first request.
     routes: (ctx, auth) => ingestRoutes(auth, () => svc!, trackerOf(ctx)),
     direct: trackerOf,
+    dropSite: (tx, siteId) => deleteSiteImports(tx, siteId),
     async stop() {
       await svc?.stop();
     },

@@ -8,6 +8,9 @@ import { socketAddress, type DirectRoute } from '../runtime/index.ts';
 import { envelope, errorResponses, ok } from '../http/envelope.ts';
 import { readCapped } from '../http/body.ts';
 import { answerPatiently } from '../http/patient-response.ts';
+import { badRequest } from '../http/errors.ts';
+import { IMPORT_FORMAT_NAMES, type ImportFormatName } from './import-formats/index.ts';
+import { idempotencyKey } from './import-idempotency.ts';
 import { CORS_HEADERS, ingestError, type IngestService } from './service.ts';
 import { EventDoc, IdentifyDoc, ImportLineDoc, parseEvent, parseIdentify } from './validate.ts';
 
@@ -44,6 +47,7 @@ const ingestDoc = (summary: string, description: string, schema: z.ZodType, extr
 const ImportResultSchema = z.object({
   imported: z.number().int(),
   rejected: z.number().int(),
+  skipped: z.number().int().optional().describe('Lines left out on purpose (formats other than ndjson): assets, bots, redirects, GA4 bookkeeping events'),
   errors: z.array(z.object({ line: z.number().int(), error: z.string() })),
 });
 
@@ -98,23 +102,50 @@ export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: Retu
       detail: ingestDoc('Identify a visitor', 'Attaches user_id (shown as external_id), name, email, avatar (avatar_url) and custom attributes to the visitor of visitor_uid, creating it if needed. A later identify overwrites the fields it carries; `custom` keys are merged.', IdentifyDoc),
     })
     .use(auth)
-    .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', ({ access, request }) => {
+    .post('/api/v1/organizations/:orgId/sites/:siteId/events/import', ({ access, request, query, set }) => {
+      const format = importFormat(query.format);
+      const key = idempotencyKey(request.headers.get('idempotency-key'), query.import_id);
       let bodyRead!: () => void;
       const read = new Promise<void>((r) => (bodyRead = r));
+      const work = svc().import(access.site!, request.body, bodyRead, { format, key }).then(({ result, replayed }) => {
+        if (replayed) set.headers['idempotent-replayed'] = 'true';
+        return ok(result);
+      });
       // A generator (spaces, then the JSON) when the import outlasts 5 s: Elysia streams it; the schema documents the JSON.
-      return answerPatiently(svc().import(access.site!, request.body, bodyRead).then(ok), read) as unknown as Response;
+      return answerPatiently(work, read) as unknown as Response;
     }, {
       session: true,
       parse: 'none',
+      query: z.object({
+        format: z.string().optional().describe(`Body format: ${IMPORT_FORMAT_NAMES.join(', ')} (default ndjson)`),
+        import_id: z.string().optional().describe('Idempotency key, as the Idempotency-Key header'),
+      }),
       response: { 200: envelope(ImportResultSchema), ...errorResponses },
       detail: {
-        summary: 'Bulk-import events (NDJSON)',
-        requestBody: { required: true, content: { 'application/x-ndjson': { schema: { description: 'One JSON object per line', ...(z.toJSONSchema(ImportLineDoc) as any) } } } },
+        summary: 'Bulk-import events (NDJSON, GA4 BigQuery export, Umami CSV, access logs)',
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-ndjson': { schema: { description: 'format=ndjson: one JSON object per line; format=ga4: the rows of GA4\'s BigQuery events_* tables as newline-delimited JSON', ...(z.toJSONSchema(ImportLineDoc) as any) } },
+            'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary', description: 'format=ga4: an events_* table exported as Parquet' } },
+            'text/csv': { schema: { type: 'string', description: 'format=umami: Umami\'s data export (website_event with its session columns), header row first' } },
+            'text/plain': { schema: { type: 'string', description: 'format=access-log: nginx/Apache combined log lines, plain or gzip' } },
+          },
+        },
         description:
-          'Body `application/x-ndjson`, one event per line: the /event fields plus `timestamp` (ISO 8601 with Z or offset, required), `ip` and `user_agent` (optional). ' +
-          '`site_id` in a line is ignored: the path names the site. Lines are sessionized (30-minute gap) and enriched like live events, without bot filtering; ' +
-          'visits never join live visits or other imports. At most 100 errors are listed. The body is streamed, so files of millions of lines are fine. ' +
-          'An import still working after 5 s answers 200 at once and streams spaces until its JSON result follows (valid JSON either way), so no proxy or idle timeout cuts it.',
+          'The body is one of the formats of `format`: `ndjson` (default) — one event per line: the /event fields plus `timestamp` (ISO 8601 with Z or offset, required), `ip` and `user_agent` (optional), `site_id` ignored (the path names the site), no bot filtering; ' +
+          '`ga4` — Google Analytics 4\'s BigQuery export of the events_* tables (NDJSON, or Parquet); `umami` — Umami\'s CSV data export; `access-log` — nginx/Apache combined logs, HTML pageviews only (assets, non-GET, statuses other than 200/304 and bots skipped). ' +
+          'Any body may be gzip-compressed (detected by its magic bytes). Lines are enriched like live events and sessionized with the visitor\'s stored visits: an event within 30 minutes of a stored visit of its visitor joins it, so a history imported in pieces gives the same visits as imported whole. ' +
+          'Errors name the line (for Parquet, the row; for CSV, the line a record starts on); at most 100 are listed. Other formats than ndjson also answer `skipped`, the lines left out on purpose. ' +
+          'An `Idempotency-Key` header (or `import_id`), 1–255 printable characters, makes a retry answer the first result (header `Idempotent-Replayed: true`) instead of importing again; while the first still runs, a duplicate gets 409. A failed request imported nothing and stores nothing. ' +
+          'The body is streamed, so files of millions of lines are fine. An import still working after 5 s answers 200 at once and streams spaces until its JSON result follows (valid JSON either way), so no proxy or idle timeout cuts it.',
       },
     });
 };
+
+/** The `format` query value, checked. */
+function importFormat(v: string | undefined): ImportFormatName {
+  if (v === undefined || v === '') return 'ndjson';
+  if ((IMPORT_FORMAT_NAMES as string[]).includes(v)) return v as ImportFormatName;
+  throw badRequest(`Unknown import format '${v}': expected one of ${IMPORT_FORMAT_NAMES.join(', ')}`);
+}

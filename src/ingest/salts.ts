@@ -44,6 +44,11 @@ export class Salts {
     return s;
   }
 
+  /** The stored salt of the UTC day of `ms`, if that day's is still kept (never creates one). */
+  kept(ms: number): string | undefined {
+    return this.byDay.get(dayOf(ms));
+  }
+
   /** Yesterday's salt, to keep a visit that spans midnight together. */
   previous(ms: number): string | undefined {
     return this.byDay.get(dayOf(ms - DAY_MS));

@@ -10,7 +10,9 @@ import { Loader } from './loader.ts';
 import { LogWriter } from './log-writer.ts';
 import { liveRow, type Origin } from './record.ts';
 import { toLine } from './log-format.ts';
-import { importEvents, type ImportResult } from './import.ts';
+import { importEvents, type ImportOptions, type ImportResult } from './import.ts';
+import type { ImportFormatName } from './import-formats/index.ts';
+import { ImportRequests } from './import-idempotency.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
@@ -40,11 +42,13 @@ export class IngestService {
   readonly loader: Loader;
   readonly writer: LogWriter;
   readonly manifest: ParquetManifest;
+  private readonly requests: ImportRequests;
 
   /** `storage`: compaction, which waits for the loader and runs after an import. */
   constructor(private deps: IngestDeps, private storage: Pick<StorageModule, 'holdCompactionWhile' | 'compact'>, opts: { rotateMs?: number } = {}) {
     this.serial = deps.analyticsWrites;
     this.salts = new Salts(deps.db);
+    this.requests = new ImportRequests(deps.db, this.serial);
     this.manifest = deps.parquet;
     this.loader = new Loader(deps.db, this.serial, this.manifest, { intervalMs: deps.loadIntervalMs });
     this.writer = new LogWriter(join(deps.dataDir, 'log'), { rotateMs: opts.rotateMs, onSeal: (p) => this.loader.enqueue(p), refusal: refused });
@@ -117,11 +121,18 @@ export class IngestService {
     );
   }
 
-  /** Bulk import; closed visits it created go straight to Parquet so a back-fill does not bloat the hot tables. */
-  async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead?: () => void): Promise<ImportResult> {
-    const result = await importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead);
-    if (result.imported) await this.storage.compact().catch((e) => log.error('compaction after import failed', { error: String(e) }));
-    return result;
+  /**
+   * Bulk import in `format`; with an idempotency key, a retry answers the first result. Closed visits it
+   * created go straight to Parquet so a back-fill does not bloat the hot tables.
+   */
+  async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead: (() => void) | undefined,
+    opts: { format?: ImportFormatName; key?: string | null } = {}): Promise<{ result: ImportResult; replayed: boolean }> {
+    const run = (record?: ImportOptions['record']) =>
+      importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record });
+    const out = opts.key ? await this.requests.once(site.id, opts.key, run) : { result: await run(), replayed: false };
+    if (out.replayed) onBodyRead?.();
+    else if (out.result.imported) await this.storage.compact().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    return out;
   }
 
   async stop() {

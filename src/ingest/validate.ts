@@ -159,6 +159,8 @@ function parseObject(raw: string, fail: Fail, what: string): Record<string, unkn
 
 export const parseEvent = (raw: string, fail: Fail) => withType(check(EVENT_RULES, parseObject(raw, fail, 'request body'), fail)) as EventInput;
 export const parseImportLine = (raw: string, fail: Fail) => withType(check(IMPORT_RULES, parseObject(raw, fail, 'line'), fail)) as ImportInput;
+/** An import event built by a format adapter from its own fields: the same rules as an NDJSON line. */
+export const checkImportObject = (o: Record<string, unknown>, fail: Fail) => withType(check(IMPORT_RULES, o, fail)) as ImportInput;
 export const parseIdentify = (raw: string, fail: Fail) => check(IDENTIFY_RULES, parseObject(raw, fail, 'request body'), fail) as IdentifyInput;
 
 /** The same rules as zod schemas, for the OpenAPI document only. */
