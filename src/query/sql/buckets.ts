@@ -64,17 +64,20 @@ export function bucketSql(interval: Interval, r: Range, column: string): Fragmen
 }
 
 /** A bucket start as its label: 'YYYY-MM-DD' (day; a week by its Monday; a month by its 1st) or 'YYYY-MM-DD HH:00:00'. */
+/** The strftime format of a bucket's label. */
+export const labelFormat = (interval: Interval) => FORMAT[interval];
+
 export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(make_timestamp(${frag(expr)}), ${FORMAT[interval]})`;
 
 /**
  * Every bucket label of the range, in order. Hours are walked as real instants, so a spring-forward day
  * has 23 buckets and the repeated hour of a fall-back day is one bucket.
  */
-export function bucketLabels(r: Range, interval: Interval): string[] {
+export function bucketLabels(r: Range, interval: Interval, max = MAX_BUCKETS): string[] {
   const out: string[] = [];
   const push = (label: string) => {
     if (out[out.length - 1] === label) return;
-    if (out.length >= MAX_BUCKETS) throw invalidQuery(`Invalid interval: '${interval}' gives more than ${MAX_BUCKETS} buckets for this range; choose a coarser interval`);
+    if (out.length >= max) throw invalidQuery(`Invalid interval: '${interval}' gives more than ${max} buckets for this range; choose a coarser interval`);
     out.push(label);
   };
   if (interval === 'hour') {
