@@ -4,7 +4,8 @@ import { realtimeRange } from '../query/parse/period.ts';
 import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import { stats as statsQuery } from '../query/reports/aggregate.ts';
 import { chart } from '../query/reports/charts.ts';
-import { breakdown as breakdownQuery } from '../query/reports/breakdown.ts';
+import { rankedReport } from '../query/reports/query.ts';
+import { breakdownPreset } from '../query/parse/presets.ts';
 import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
 import { revenue as revenueQuery } from '../query/reports/revenue.ts';
 import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
@@ -32,8 +33,9 @@ export async function charts(src: QuerySources, site: Site, q: CommonQuery & { i
 }
 
 export async function breakdown(src: QuerySources, site: Site, endpoint: BreakdownEndpoint, q: BreakdownQuery) {
-  const scope = await scopeFor(src, site, q);
-  return breakdownQuery(src.db, scope, q.dimension ?? BREAKDOWNS[endpoint][0], { limit: q.limit, page: q.page }, endpoint === 'pages');
+  const { filters, ...scope } = await scopeFor(src, site, q);
+  // A preset of the query API: the same stages and ranked breakdown POST /query runs for this shape.
+  return rankedReport(src.db, scope, breakdownPreset(q.dimension ?? BREAKDOWNS[endpoint][0], filters, { limit: q.limit, page: q.page }, endpoint === 'pages'));
 }
 
 export async function revenue(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {

@@ -17,6 +17,8 @@ import { queryParts, type PartsInput } from '../sql/query-parts.ts';
 import { change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
+import { strategyFor } from '../plan/query-strategy.ts';
+import { breakdown } from './breakdown.ts';
 
 export type QueryRow = { dimensions: string[]; metrics: (number | null)[] };
 
@@ -175,11 +177,33 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
   });
 }
 
+/**
+ * A query the planner answers with the ranked breakdown (a breakdown report's preset, or /query of that
+ * shape): the report's own answer, `{range, dimension, results, pagination}`.
+ */
+export async function rankedReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+  const s = strategyFor(q);
+  if (s.kind !== 'ranked') throw new Error('not a ranked breakdown');
+  return breakdown(db, { ...scope, filters: flatFilters(q.filter)! }, s.dimension, s.paging, s.pageMetrics);
+}
+
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */
 export async function runQuery(db: Database, files: ParquetManifest, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
   const run: Run = { q, db, goals };
   const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(db, files, site));
   const base = { site, files };
+  if (strategyFor(q).kind === 'ranked') {
+    const [b, totals] = await Promise.all([
+      rankedReport(db, { ...base, range }, q),
+      q.include.totals ? totalsOf(run, plans(run, base, range)) : Promise.resolve(undefined),
+    ]);
+    return {
+      results: b.results.map((r) => ({ dimensions: [r.name], metrics: q.metrics.map((m) => (r as Record<string, any>)[m] ?? null) })),
+      ...(totals ? { totals: Object.fromEntries(q.metrics.map((m) => [m, finishMetric(m, totals, num(totals.visitors))])) } : {}),
+      meta: { range: rangeEcho(range), total_rows: b.pagination.total },
+      query: q.normalised,
+    };
+  }
   const prevRange = q.include.comparison ? comparisonRange(range, q.include.comparison) : null;
   const [cur, prev] = await Promise.all([
     answerFor(run, base, range, true),
