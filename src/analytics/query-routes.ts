@@ -1,6 +1,7 @@
 // POST /api/v1/organizations/{orgId}/sites/{siteId}/query: the analysts' query API (scope analytics:read),
 // metrics × dimensions × filters × time on the reports' engine.
 import { Elysia } from 'elysia';
+import { csvAnswers } from '../http/csv-response.ts';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
@@ -18,6 +19,7 @@ const DESCRIPTION = 'Metrics × dimensions × filters × time over the site (aft
 export const queryRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId', tags: ['Analytics'] })
     .use(auth)
+    .use(csvAnswers())
     .post('/query', async ({ access, body }) => ok(await customQuery(ctx, access.site!, body)), {
       scope: 'analytics:read',
       // The parse stage checks the body itself, so that a 400 names the part (filters[1][2]); the schema documents it.
