@@ -30,7 +30,7 @@ const Filter: z.ZodType<unknown> = z.lazy(() =>
 
 export const QueryBody = z.object({
   metrics: z.array(z.enum(API_METRICS)).min(1).max(12)
-    .describe('conversions and conversion_rate need a goal filter or an event:goal dimension; time_on_page, scroll_depth and exit_rate need event:page'),
+    .describe('conversions and conversion_rate need a goal filter or an event:goal dimension; time_on_page and scroll_depth a page dimension (event:page or :hostname, visit:entry_page or :exit_page); exit_rate event:page'),
   date_range: z.union([z.enum(DATE_RANGES), z.tuple([z.string(), z.string()])])
     .describe('a period, or ["YYYY-MM-DD", "YYYY-MM-DD"] (inclusive), in the site time zone; year = the calendar year of date'),
   date: z.string().optional().describe('base date YYYY-MM-DD of the period, default today in the site time zone'),

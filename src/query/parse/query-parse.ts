@@ -108,9 +108,11 @@ function pagingOf(raw: unknown): { limit: number; offset: number } {
 function checkMetrics(metrics: ApiMetric[], dims: QueryDim[], filter: FilterNode | null) {
   const hasGoal = dims.some((d) => d.kind === 'goal') || filteredGoals(filter) !== null;
   const hasPage = dims.some((d) => d.kind === 'column' && d.dim.name === 'page');
+  const namesPage = dims.some((d) => d.kind === 'column' && ['page', 'entry_page', 'exit_page', 'hostname'].includes(d.dim.name));
   metrics.forEach((m, i) => {
     if ((m === 'conversions' || m === 'conversion_rate') && !hasGoal) throw bad(`metrics[${i}]`, `${m} needs an event:goal dimension or an "is" filter on event:goal`);
-    if (NEEDS_PAGE.includes(m) && !hasPage) throw bad(`metrics[${i}]`, `${m} needs the event:page dimension`);
+    if (m === 'exit_rate' && !hasPage) throw bad(`metrics[${i}]`, `${m} needs the event:page dimension`);
+    if (NEEDS_PAGE.includes(m) && !namesPage) throw bad(`metrics[${i}]`, `${m} needs a page dimension (event:page, event:hostname, visit:entry_page or visit:exit_page)`);
     if (m === 'exit_rate' && dims.some((d) => d.kind !== 'time' && !(d.kind === 'column' && (d.dim.level === 'visit' || d.dim.name === 'page')))) {
       throw bad(`metrics[${i}]`, 'exit_rate combines with event:page, visit: and time: dimensions only');
     }

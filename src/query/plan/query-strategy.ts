@@ -9,7 +9,6 @@ import type { Paging } from '../sql/paging.ts';
 
 /** What a ranked breakdown row carries (contract §8). */
 export const RANKED_METRICS: readonly ApiMetric[] = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration', 'percentage', 'time_on_page', 'scroll_depth'];
-const MAX_RANKED_LIMIT = 1000;
 
 export type Ranked = { kind: 'ranked'; dimension: string; paging: Paging; pageMetrics: boolean };
 export type Strategy = Ranked | { kind: 'parts' };
@@ -23,7 +22,7 @@ export function strategyFor(q: Pick<ApiQuery, 'dimensions' | 'metrics' | 'filter
   // The ranked order is visitors descending (ties: pageviews, then the value): /query's default when visitors come first.
   const byVisitors = q.orderBy.length === 1 && q.orderBy[0]!.key === 'visitors' && q.orderBy[0]!.desc;
   const defaultOrder = byVisitors || (q.orderBy.length === 0 && q.metrics[0] === 'visitors');
-  if (!defaultOrder || q.limit > MAX_RANKED_LIMIT || q.offset % q.limit !== 0) return { kind: 'parts' };
+  if (!defaultOrder || q.offset % q.limit !== 0) return { kind: 'parts' };
   const pageMetrics = q.metrics.includes('time_on_page') || q.metrics.includes('scroll_depth');
   return { kind: 'ranked', dimension: d.dim.name, paging: { page: q.offset / q.limit + 1, limit: q.limit }, pageMetrics };
 }

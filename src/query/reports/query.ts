@@ -13,7 +13,7 @@ import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels } from '../sql/buckets.ts';
-import { queryParts, type PartsInput } from '../sql/query-parts.ts';
+import { percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
 import { change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -70,28 +70,38 @@ function plans(run: Run, base: Omit<Scope, 'range' | 'filters'>, range: Range): 
   return { plan, denominator: planFor(run.db, { ...base, range, filters: rest ? scopeFilters(rest) : [] }) };
 }
 
-/** ORDER BY: the requested keys, then the default (time ascending, else the first metric descending), then every dimension ascending. */
+/**
+ * ORDER BY: the requested keys, then the default (time ascending, else the first metric descending), then every
+ * dimension ascending; a missing value ("(none)") sorts last, as in the breakdown reports.
+ */
 function orderSql(q: ApiQuery): Fragment {
   const keys = [...q.orderBy];
   const time = q.dimensions.find((d) => d.kind === 'time');
   if (!keys.length) keys.push(time ? { key: time.name, desc: false } : { key: q.metrics[0]!, desc: true });
   for (const d of q.dimensions) if (!keys.some((k) => k.key === d.name)) keys.push({ key: d.name, desc: false });
-  return frag(keys.map((k) => {
+  return join(keys.map((k) => {
     const i = q.dimensions.findIndex((d) => d.name === k.key);
-    const expr = i >= 0 ? `d${i}` : SORT[k.key as ApiMetric];
-    return `${expr} ${k.desc ? 'DESC' : 'ASC'} NULLS LAST`;
-  }).join(', '));
+    const dir = frag(k.desc ? 'DESC' : 'ASC');
+    if (i < 0) return sql`${frag(SORT[k.key as ApiMetric])} ${dir} NULLS LAST`;
+    const d = q.dimensions[i]!;
+    const col = frag(`d${i}`);
+    if (d.kind === 'time' || d.kind === 'goal') return sql`${col} ${dir}`;
+    return sql`${col} = ${d.kind === 'column' ? d.dim.none : '(none)'}, ${col} ${dir}`;
+  }), ', ');
 }
 
 /** One statement: every part, joined on the dimension columns, ordered and paginated, with the row count. */
 async function runParts(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null) {
-  const parts = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter) });
+  const found = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter) });
+  // Parts that find rows first; the decorating ones join onto them (alone, a decorating part finds the rows).
+  const finders = found.filter((x) => !x.decorates);
+  const parts = [...(finders.length ? finders : found.slice(0, 1)), ...found.filter((x) => x.decorates && (finders.length || x !== found[0]))];
   const names = dims.map((_, i) => `d${i}`);
   const ctes = join(parts.map((part, i) => sql`${frag(`p${i}`)} AS (${part.sql})`), ', ');
   let from = frag('p0');
   parts.slice(1).forEach((part, i) => {
     const on = part.dims.length ? ` USING (${part.dims.join(', ')})` : ' ON TRUE';
-    const kind = part.dims.length < names.length ? 'LEFT JOIN' : names.length ? 'FULL JOIN' : 'CROSS JOIN';
+    const kind = !names.length ? 'CROSS JOIN' : part.decorates ? 'LEFT JOIN' : 'FULL JOIN';
     from = frag(`${from.sql} ${kind} p${i + 1}${kind === 'CROSS JOIN' ? '' : on}`);
   });
   const cols = frag(['*', 'count(*) OVER () AS total_rows'].join(', '));
@@ -142,12 +152,12 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const time = q.dimensions.find((d) => d.kind === 'time');
   const labels = time && q.include.timeLabels ? bucketLabels(range, time.interval, MAX_TIME_LABELS) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
-  const wantTotals = q.include.totals || q.metrics.includes('percentage');
-  const [found, totals] = await Promise.all([
+  const [found, totals, pctBase] = await Promise.all([
     runParts(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null),
-    wantTotals ? totalsOf(run, p) : Promise.resolve(undefined),
+    q.include.totals ? totalsOf(run, p) : Promise.resolve(undefined),
+    q.metrics.includes('percentage') ? rows(run.db, percentageBase(p.plan, q.dimensions)) : Promise.resolve(undefined),
   ]);
-  const totalVisitors = num(totals?.visitors);
+  const totalVisitors = num(pctBase?.[0]?.visitors);
   let list = found;
   let totalRows = num(found[0]?.total_rows);
   if (fill) {
@@ -157,7 +167,8 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   }
   return {
     results: finishRows(q, list, totalVisitors),
-    totals: totals && q.include.totals ? Object.fromEntries(q.metrics.map((m) => [m, finishMetric(m, totals, totalVisitors)])) : undefined,
+    // The totals row is the whole scope: its percentage is 100 (of itself).
+    totals: totals ? Object.fromEntries(q.metrics.map((m) => [m, finishMetric(m, totals, num(totals.visitors))])) : undefined,
     totalRows,
     labels,
   };

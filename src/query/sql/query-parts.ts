@@ -40,8 +40,9 @@ function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
   if (d.kind === 'goal') return frag('goal_name');
   const dim = d.dim;
   let col = dim.column;
-  if (on === 'visits' || on === 'exits') col = dim.name === 'page' ? (on === 'exits' ? 'exit_page' : 'entry_page') : dim.column;
-  else if (on === 'engaged' && (dim.name === 'page' || dim.name === 'hostname')) col = dim.name === 'page' ? 'engaged_path' : 'engaged_hostname';
+  if (on === 'visits' || on === 'exits') col = dim.name === 'page' ? (on === 'exits' ? 'exit_page' : 'entry_page') : dim.level === 'event' ? dim.companion! : dim.column;
+  // Engagement is of the page the row names (entry and exit pages included, as the pages report counts it).
+  else if (on === 'engaged' && ['page', 'entry_page', 'exit_page', 'hostname'].includes(dim.name)) col = dim.name === 'hostname' ? 'engaged_hostname' : 'engaged_path';
   else if (dim.level === 'visit' && !dim.onEveryEvent) col = `vd_${dim.column}`;
   return sql`coalesce(${ident(col)}, ${dim.none})`;
 }
@@ -100,15 +101,26 @@ export function rawColumns(metrics: ApiMetric[]): Set<RawColumn> {
   return need;
 }
 
+/** The visitors a row's percentage is of: the scope's, counted on the table the rows are (as the reports do). */
+export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
+  return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${dims.some(isEventDim) ? plan.events() : plan.visits()}`;
+}
+
 /** Every part of the query: SQL plus the dimension columns it is grouped by. */
-export function queryParts(q: PartsInput): { sql: Fragment; dims: string[] }[] {
+/**
+ * A part of the answer: its SQL and the dimension columns it groups by. A part that `decorates` adds figures
+ * to the rows the others found (a page's engagement, exits, a conversion rate's denominator) and no row of its own.
+ */
+export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
+
+export function queryParts(q: PartsInput): Part[] {
   const { plan, dims } = q;
   const s = plan.scope;
   const need = rawColumns(q.metrics);
   const eventHome = dims.some(isEventDim);
   const visitColumns = dims.some((d) => d.kind === 'column' && d.dim.level === 'visit');
   const all = dimNames(dims);
-  const parts: { sql: Fragment; dims: string[] }[] = [];
+  const parts: Part[] = [];
   const events = () => eventsRel(plan, dims, q.goals);
 
   // Visitors and visits on the home table; pageviews and events too where grouped by a visit attribute.
@@ -143,13 +155,19 @@ export function queryParts(q: PartsInput): { sql: Fragment; dims: string[] }[] {
     parts.push({ sql: sql`SELECT ${join([...ds, aggs], ', ')} FROM ${events()}${grp}`, dims: all });
   }
 
-  // Bounce rate and duration of the visits holding an event of the row (event dimensions).
+  // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages
+  // report counts them; with other event dimensions (name, type, goal, props), of the visits holding a matching event.
   if (eventHome && (need.has('bounce_rate') || need.has('visit_duration'))) {
-    const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
-    const inner = sql`SELECT DISTINCT ${join([...ds, frag('visit_id')], ', ')} FROM ${events()}`;
-    const rel = sql`(SELECT g.*, v.is_bounce, v.duration FROM (${inner}) g JOIN (SELECT visit_id, is_bounce, duration FROM ${visitLookup(s)}) v USING (visit_id))`;
-    const grp = dims.length ? frag(` GROUP BY ${all.join(', ')}`) : frag('');
-    parts.push({ sql: sql`SELECT ${frag([...all, '100 * avg(is_bounce::INTEGER) AS bounce_rate', 'avg(duration) AS visit_duration'].join(', '))} FROM ${rel}${grp}`, dims: all });
+    const quality = ['100 * avg(is_bounce::INTEGER) AS bounce_rate', 'avg(duration) AS visit_duration'];
+    if (dims.every((d) => !isEventDim(d) || (d.kind === 'column' && d.dim.companion !== undefined))) {
+      parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, quality), dims: all });
+    } else {
+      const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
+      const inner = sql`SELECT DISTINCT ${join([...ds, frag('visit_id')], ', ')} FROM ${events()}`;
+      const rel = sql`(SELECT g.*, v.is_bounce, v.duration FROM (${inner}) g JOIN (SELECT visit_id, is_bounce, duration FROM ${visitLookup(s)}) v USING (visit_id))`;
+      const grp = dims.length ? frag(` GROUP BY ${all.join(', ')}`) : frag('');
+      parts.push({ sql: sql`SELECT ${frag([...all, ...quality].join(', '))} FROM ${rel}${grp}`, dims: all });
+    }
   }
 
   // Time on page and scroll depth: the reports about a page arrive on the next pageview, which stores the page as engaged_path.
@@ -157,6 +175,7 @@ export function queryParts(q: PartsInput): { sql: Fragment; dims: string[] }[] {
     parts.push({
       sql: grouped(events(), dims, 'engaged', s, ['avg(time_on_page) AS time_on_page', 'avg(scroll_depth) AS scroll_depth'], frag('engaged_path IS NOT NULL')),
       dims: all,
+      decorates: true,
     });
   }
 
@@ -165,7 +184,7 @@ export function queryParts(q: PartsInput): { sql: Fragment; dims: string[] }[] {
   }
 
   // Visits leaving on the page (event:page ↦ the visits' exit page).
-  if (need.has('exits')) parts.push({ sql: grouped(plan.visits(), dims, 'exits', s, ['count(*) AS exits']), dims: all });
+  if (need.has('exits')) parts.push({ sql: grouped(plan.visits(), dims, 'exits', s, ['count(*) AS exits']), dims: all, decorates: true });
 
   // Conversion rate: converting visitors over the visitors of the row without the goal (or of the scope, for event:goal).
   if (need.has('denominator')) {
@@ -175,7 +194,7 @@ export function queryParts(q: PartsInput): { sql: Fragment; dims: string[] }[] {
     const rel = restHome ? eventsRel(den, rest, q.goals) : den.visits();
     const ds = rest.map((d) => sql`${dimExpr(d, restHome ? 'events' : 'visits', den.scope)} AS ${frag(`d${dims.indexOf(d)}`)}`);
     const grp = rest.length ? frag(` GROUP BY ${rest.map((_, i) => i + 1).join(', ')}`) : frag('');
-    parts.push({ sql: sql`SELECT ${join([...ds, frag('count(DISTINCT visitor_id) AS denominator')], ', ')} FROM ${rel}${grp}`, dims: dimNames(dims, (d) => d.kind !== 'goal') });
+    parts.push({ sql: sql`SELECT ${join([...ds, frag('count(DISTINCT visitor_id) AS denominator')], ', ')} FROM ${rel}${grp}`, dims: dimNames(dims, (d) => d.kind !== 'goal'), decorates: true });
   }
   return parts;
 }
