@@ -167,3 +167,15 @@ describe('CSV', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  test('the body is documented by its schema with three worked examples, each of which runs', async () => {
+    const doc: any = await (await fetch(`${f.srv.url}/api/v1/openapi.json`)).json();
+    const body = doc.paths['/api/v1/organizations/{orgId}/sites/{siteId}/query'].post.requestBody.content['application/json'];
+    expect(Object.keys(body.schema.properties)).toEqual(['metrics', 'date_range', 'date', 'dimensions', 'filters', 'order_by', 'include', 'pagination']);
+    expect(body.schema.properties.metrics.items.enum).toContain('conversion_rate');
+    const examples = Object.values(body.examples) as { value: unknown }[];
+    expect(examples.length).toBe(3);
+    for (const e of examples) expect((await f.query(e.value)).status).toBe(200);
+  });
+});
