@@ -3,22 +3,21 @@
 // even for a malformed body. (A separate macro could not: Elysia keeps only one macro's parse hook.)
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
-import { notFound } from '../http/errors.ts';
-import { goalExists } from '../goals/service.ts';
-import { funnelExists } from '../funnels/service.ts';
-import { visitorExists } from '../visitors/service.ts';
+import { getGoal } from '../goals/service.ts';
+import { getFunnel } from '../funnels/service.ts';
+import { assertVisitorExists } from '../visitors/service.ts';
 
-/** Path parameter → the owner's test that the id is in the site, and the 404 when it is not. */
+/** Path parameter → its owner's lookup in the site, which throws the resource's 404 when the id is not there. */
 const RESOURCES = [
-  { param: 'goalId', exists: goalExists, message: 'Goal not found' },
-  { param: 'funnelId', exists: funnelExists, message: 'Funnel not found' },
-  { param: 'visitorId', exists: visitorExists, message: 'Visitor not found' },
+  { param: 'goalId', find: getGoal },
+  { param: 'funnelId', find: getFunnel },
+  { param: 'visitorId', find: assertVisitorExists },
 ] as const;
 
 export async function assertResourceExists(db: Database, site: Site, params: Record<string, string>) {
   for (const r of RESOURCES) {
     const id = params[r.param];
     if (id === undefined) continue;
-    if (!(await r.exists(db, site.id, id))) throw notFound(r.message);
+    await r.find(db, site.id, id);
   }
 }

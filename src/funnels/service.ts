@@ -22,11 +22,6 @@ export async function listFunnels(db: Database, siteId: string): Promise<Funnel[
   return (await db.query(`SELECT ${COLUMNS} FROM funnels WHERE site_id = ? ORDER BY created_at, id`, [siteId])).map(shape);
 }
 
-/** True when `funnelId` names a funnel of the site. */
-export async function funnelExists(db: Database, siteId: string, funnelId: string): Promise<boolean> {
-  return !!(await db.one(`SELECT 1 AS ok FROM funnels WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, funnelId]));
-}
-
 export async function getFunnel(db: Database, siteId: string, funnelId: string): Promise<Funnel> {
   const row = await db.one(`SELECT ${COLUMNS} FROM funnels WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, funnelId]);
   if (!row) throw notFound('Funnel not found');

@@ -29,11 +29,6 @@ export async function goalsByIds(db: Database, siteId: string, ids: string[]): P
   return rows.map(shape);
 }
 
-/** True when `goalId` names a goal of the site (archived ones included). */
-export async function goalExists(db: Database, siteId: string, goalId: string): Promise<boolean> {
-  return !!(await db.one(`SELECT 1 AS ok FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]));
-}
-
 export async function getGoal(db: Database, siteId: string, goalId: string): Promise<Goal> {
   const row = await db.one(`SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]);
   if (!row) throw notFound('Goal not found');

@@ -2,8 +2,7 @@
 // of the analytics tables, its Parquet files). Started first and stopped last, around every feature.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Module } from '../module.ts';
-import type { Database } from './database.ts';
+import type { Database, Tx } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
@@ -11,7 +10,12 @@ import { Compactor, type CompactionResult } from './compaction.ts';
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
 const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement'];
 
-export type StorageModule = Module & {
+/** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
+export type StorageModule = {
+  name: 'storage';
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  dropSite(tx: Tx, siteId: string): Promise<() => void>;
   /** Compaction skips its scheduled runs while `busy()` holds (e.g. the loader is behind: a visit must not be split). */
   holdCompactionWhile(busy: () => boolean): void;
   /** Compacts now (after an import), queued with the other analytics writers. */

@@ -19,9 +19,10 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 /** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
 const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
 
-/** True when `visitorId` names a visitor profile of the site. */
-export async function visitorExists(db: Database, siteId: string, visitorId: string): Promise<boolean> {
-  return !!(await db.one(`SELECT 1 AS ok FROM visitors WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, visitorId]));
+/** A 404 unless `visitorId` names a visitor profile of the site. */
+export async function assertVisitorExists(db: Database, siteId: string, visitorId: string): Promise<void> {
+  const hit = await db.one(`SELECT 1 AS ok FROM visitors WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, visitorId]);
+  if (!hit) throw notFound('Visitor not found');
 }
 
 export async function visitorList(src: QuerySources, siteId: string, q: Page & { search?: string }) {

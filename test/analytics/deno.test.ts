@@ -1,17 +1,15 @@
 // The analytics endpoints give the same answers when the server runs on Deno.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { FIXTURE } from './fixture.ts';
 import { importAll } from '../helpers/import.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer({ server: { runtime: 'deno' } });
 
 test('stats, a labelled breakdown and a DST-day chart on Deno', async () => {
-  const acc = await setupAccount(srv.url, { timezone: 'Europe/Berlin', scopes: ['analytics:read'] });
-  await importAll(srv.url, acc, FIXTURE);
+  const acc = await setupAccount(fx.srv.url, { timezone: 'Europe/Berlin', scopes: ['analytics:read'] });
+  await importAll(fx.srv.url, acc, FIXTURE);
   const get = async (p: string) => (await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics${p}`, acc.key)).body.data;
   expect((await get('/stats?period=7d&date=2025-10-26')).metrics).toEqual(
     { visitors: 4, visits: 6, pageviews: 9, views_per_visit: 1.5, bounce_rate: 50, visit_duration: 580, events: 12 },

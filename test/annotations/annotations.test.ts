@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 test('create, list by range, delete; 404 for unknown ids', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['annotations:read', 'annotations:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['annotations:read', 'annotations:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/annotations`;
   const a = await api.post(base, { date: '2026-03-02', text: 'Launched pricing page' }, key);
   expect(a.status).toBe(201);
@@ -31,7 +29,7 @@ test('create, list by range, delete; 404 for unknown ids', async () => {
 });
 
 test('validation: text 1–500 chars, real date, from ≤ to', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['annotations:read', 'annotations:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['annotations:read', 'annotations:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/annotations`;
   expect((await api.post(base, { date: '2026-03-02', text: '' }, key)).status).toBe(400);
   expect((await api.post(base, { date: '2026-03-02', text: 'x'.repeat(501) }, key)).status).toBe(400);
@@ -44,7 +42,7 @@ test('validation: text 1–500 chars, real date, from ≤ to', async () => {
 });
 
 test('scopes: write does not imply read and read does not allow writing', async () => {
-  const reader = await setupAccount(srv.url, { scopes: ['annotations:read'] });
+  const reader = await setupAccount(fx.srv.url, { scopes: ['annotations:read'] });
   const base = `/api/v1/organizations/${reader.orgId}/sites/${reader.site.id}/annotations`;
   const created = await reader.api.post(base, { date: '2026-01-01', text: 'by session' }, reader.token);
   expect(created.status).toBe(201);
@@ -56,7 +54,7 @@ test('scopes: write does not imply read and read does not allow writing', async 
 });
 
 test("another site's annotation is not found; deleting the site deletes its annotations", async () => {
-  const a = await setupAccount(srv.url, { scopes: ['annotations:read', 'annotations:write'] });
+  const a = await setupAccount(fx.srv.url, { scopes: ['annotations:read', 'annotations:write'] });
   const other = await a.api.post(`/api/v1/organizations/${a.orgId}/sites`, { domain: 'other.example' }, a.token);
   const baseA = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/annotations`;
   const baseB = `/api/v1/organizations/${a.orgId}/sites/${other.body.data.id}/annotations`;

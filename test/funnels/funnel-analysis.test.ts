@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { importEvents, type FixtureEvent } from '../helpers/fixture-events.ts';
 
@@ -36,21 +36,17 @@ const STEPS = [
 ];
 const RANGE = 'period=custom&from=2026-03-01&to=2026-03-02';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 let base: string;
+const fx = withServer({ accounts: { acct: { scopes: ['funnels:read', 'funnels:write', 'goals:write'] } } });
 beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write', 'goals:write'] });
-  base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importEvents(srv.url, acct, events);
+  base = `/api/v1/organizations/${fx.acct.orgId}/sites/${fx.acct.site.id}`;
+  await importEvents(fx.srv.url, fx.acct, events);
 });
-afterAll(async () => { await srv.cleanup(); });
 
 async function analyze(body: object, query = RANGE) {
-  const f = await acct.api.post(`${base}/funnels`, body, acct.key);
+  const f = await fx.acct.api.post(`${base}/funnels`, body, fx.acct.key);
   expect(f.status).toBe(201);
-  const res = await acct.api.get(`${base}/funnels/${f.body.data.id}/analysis?${query}`, acct.key);
+  const res = await fx.acct.api.get(`${base}/funnels/${f.body.data.id}/analysis?${query}`, fx.acct.key);
   expect(res).toMatchObject({ status: 200 });
   return res.body.data;
 }
@@ -86,7 +82,7 @@ test('7d window and a 1h window', async () => {
 });
 
 test('goal steps use the goal definition; out-of-order events do not count', async () => {
-  const goal = await acct.api.post(`${base}/goals`, { name: 'Any signup', type: 'pageview', path: '/signup/**' }, acct.key);
+  const goal = await fx.acct.api.post(`${base}/goals`, { name: 'Any signup', type: 'pageview', path: '/signup/**' }, fx.acct.key);
   const r = await analyze({ name: 'Signup → buy', steps: [{ type: 'goal', value: goal.body.data.id }, { type: 'event', value: 'Purchase' }] });
   expect(pick(r.steps, 'label')).toEqual(['Any signup', 'Purchase']);
   expect(pick(r.steps, 'visitors')).toEqual([7, 2]); // every visitor but f; then a and e (d bought before signing up)
@@ -103,8 +99,8 @@ test('filters keep the visits that match; the range bounds the events', async ()
 });
 
 test('a visitor with several visits counts once, for the deepest visit; medians use that visit', async () => {
-  const other = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write'] });
-  await importEvents(srv.url, other, [
+  const other = await setupAccount(fx.srv.url, { scopes: ['funnels:read', 'funnels:write'] });
+  await importEvents(fx.srv.url, other, [
     { uid: 'r', at: '2026-03-01T08:00:00Z', path: '/pricing' }, // visit 1: step 1 only
     { uid: 'r', at: '2026-03-01T12:00:00Z', path: '/pricing' }, // visit 2: steps 1–3, 60 s and 30 s apart
     { uid: 'r', at: '2026-03-01T12:01:00Z', path: '/signup/team' },

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 const steps = [{ type: 'pageview', value: '/pricing' }, { type: 'event', value: 'Signup', label: 'Signed up' }];
 
 test('create, list, update, delete', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['funnels:read', 'funnels:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/funnels`;
   const f = await api.post(base, { name: 'Signup', steps }, key);
   expect(f.status).toBe(201);
@@ -26,7 +24,7 @@ test('create, list, update, delete', async () => {
 });
 
 test('validation: 2–8 steps, known window and step type, goal steps name a goal of the site', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['funnels:read', 'funnels:write', 'goals:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['funnels:read', 'funnels:write', 'goals:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/funnels`;
   const step = { type: 'pageview', value: '/a' };
   expect((await api.post(base, { name: 'x', steps: [step] }, key)).status).toBe(400);
@@ -44,7 +42,7 @@ test('validation: 2–8 steps, known window and step type, goal steps name a goa
 });
 
 test('scopes per route and 404 for another site\'s funnel', async () => {
-  const a = await setupAccount(srv.url, { scopes: ['funnels:write'] });
+  const a = await setupAccount(fx.srv.url, { scopes: ['funnels:write'] });
   const base = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/funnels`;
   const f = (await a.api.post(base, { name: 'F', steps }, a.key)).body.data;
   const readKey = (await a.api.post(`/api/v1/organizations/${a.orgId}/api-keys`, { name: 'r', scopes: ['funnels:read'] }, a.token)).body.data.key;

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 test('create, list, update, archive, unarchive', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['goals:read', 'goals:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/goals`;
   const signup = await api.post(base, { name: 'Signup', type: 'pageview', path: '/signup/*' }, key);
   expect(signup.status).toBe(201);
@@ -34,7 +32,7 @@ test('create, list, update, archive, unarchive', async () => {
 });
 
 test('validation names the offending field', async () => {
-  const { api, key, orgId, site } = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
+  const { api, key, orgId, site } = await setupAccount(fx.srv.url, { scopes: ['goals:read', 'goals:write'] });
   const base = `/api/v1/organizations/${orgId}/sites/${site.id}/goals`;
   const noPath = await api.post(base, { name: 'x', type: 'pageview' }, key);
   expect(noPath.status).toBe(400);
@@ -54,8 +52,8 @@ test('validation names the offending field', async () => {
 });
 
 test('unknown goal → 404 Goal not found, also across sites', async () => {
-  const a = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
-  const b = await setupAccount(srv.url, { scopes: ['goals:read', 'goals:write'] });
+  const a = await setupAccount(fx.srv.url, { scopes: ['goals:read', 'goals:write'] });
+  const b = await setupAccount(fx.srv.url, { scopes: ['goals:read', 'goals:write'] });
   const baseA = `/api/v1/organizations/${a.orgId}/sites/${a.site.id}/goals`;
   const baseB = `/api/v1/organizations/${b.orgId}/sites/${b.site.id}/goals`;
   const g = await a.api.post(baseA, { name: 'x', type: 'event', event_name: 'x' }, a.key);
@@ -76,7 +74,7 @@ test('unknown goal → 404 Goal not found, also across sites', async () => {
 });
 
 test('scopes: every goal route needs its own scope', async () => {
-  const owner = await setupAccount(srv.url, { scopes: ['goals:write'] });
+  const owner = await setupAccount(fx.srv.url, { scopes: ['goals:write'] });
   const base = `/api/v1/organizations/${owner.orgId}/sites/${owner.site.id}/goals`;
   const g = (await owner.api.post(base, { name: 'x', type: 'event', event_name: 'x' }, owner.token)).body.data;
   const readKey = (await owner.api.post(`/api/v1/organizations/${owner.orgId}/api-keys`, { name: 'r', scopes: ['goals:read'] }, owner.token)).body.data.key;

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { withServer } from '../helpers/fixture.ts';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startServer, type TestServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 test("deleting a site deletes its goals, funnels and annotations, and only those", async () => {
-  const a = await setupAccount(srv.url, { scopes: ['goals:write', 'funnels:write', 'annotations:write'] });
+  const a = await setupAccount(fx.srv.url, { scopes: ['goals:write', 'funnels:write', 'annotations:write'] });
   const keep = a.site.id;
   const gone = (await a.api.post(`/api/v1/organizations/${a.orgId}/sites`, { domain: 'gone.example' }, a.token)).body.data.id;
   for (const siteId of [keep, gone]) {
@@ -20,9 +18,9 @@ test("deleting a site deletes its goals, funnels and annotations, and only those
     expect((await a.api.post(`${base}/annotations`, { date: '2026-01-01', text: 'a' }, a.key)).status).toBe(201);
   }
   expect((await a.api.del(`/api/v1/organizations/${a.orgId}/sites/${gone}`, a.token)).status).toBe(200);
-  expect(await srv.stop()).toBe(0);
+  expect(await fx.srv.stop()).toBe(0);
 
-  const db = await DuckDBInstance.create(join(srv.dataDir, 'tern.duckdb'), { access_mode: 'READ_ONLY' });
+  const db = await DuckDBInstance.create(join(fx.srv.dataDir, 'tern.duckdb'), { access_mode: 'READ_ONLY' });
   const c = await db.connect();
   for (const table of ['goals', 'funnels', 'annotations']) {
     const rows = (await c.runAndReadAll(`SELECT site_id, count(*)::INTEGER AS n FROM ${table} GROUP BY site_id`)).getRowObjectsJS();

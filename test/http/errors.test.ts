@@ -1,16 +1,10 @@
 // One error path (contract §2): every error is {"error": "..."} alone, the right status, never a 5xx or internals for bad input.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount, type Res } from '../helpers/api.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 
-beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url, { scopes: ['sites:read'] });
-});
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer({ accounts: { acct: { scopes: ['sites:read'] } } });
 
 const onlyError = (r: Res) => {
   expect(r.headers.get('content-type')).toStartWith('application/json');
@@ -20,7 +14,7 @@ const onlyError = (r: Res) => {
 };
 
 test('GET /health → 200 {success, data: {status: ok}} without credentials', async () => {
-  const r = await acct.api.get('/health');
+  const r = await fx.acct.api.get('/health');
   expect(r).toMatchObject({ status: 200, body: { success: true, data: { status: 'ok' } } });
 });
 
@@ -32,16 +26,16 @@ describe('unknown routes → 404 {"error":"Not found"}', () => {
     ['DELETE', '/api/v1/auth/me'],
     ['PUT', '/api/v1/organizations'],
   ])('%s %s', async (method, path) => {
-    const r = await acct.api.call(method, path, { token: acct.token });
+    const r = await fx.acct.api.call(method, path, { token: fx.acct.token });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: 'Not found' });
   });
 });
 
 describe('bodies', () => {
-  const sitesPath = () => `/api/v1/organizations/${acct.orgId}/sites`;
+  const sitesPath = () => `/api/v1/organizations/${fx.acct.orgId}/sites`;
   const post = (raw: BodyInit, type = 'application/json') =>
-    acct.api.call('POST', sitesPath(), { token: acct.token, raw, headers: { 'content-type': type } });
+    fx.acct.api.call('POST', sitesPath(), { token: fx.acct.token, raw, headers: { 'content-type': type } });
 
   test.each([
     ['malformed JSON', ['{', '{"domain": }', 'null x', '\u0000']],
@@ -59,7 +53,7 @@ describe('bodies', () => {
     expect(r.status).toBe(400);
     onlyError(r);
     expect(r.body.error).toContain("'domain'");
-    const nested = await acct.api.post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'k', scopes: ['sites:read', 'bogus'] }, acct.token);
+    const nested = await fx.acct.api.post(`/api/v1/organizations/${fx.acct.orgId}/api-keys`, { name: 'k', scopes: ['sites:read', 'bogus'] }, fx.acct.token);
     expect(nested.status).toBe(400);
     expect(nested.body.error).toContain("'scopes.1'");
   });
@@ -94,15 +88,15 @@ describe('path and query oddities never reach the database as errors', () => {
     `/api/v1/organizations/%00/sites`,
     `/api/v1/organizations/${'9'.repeat(5000)}/sites`,
   ])('%s', async (path) => {
-    const r = await acct.api.get(path, acct.token);
+    const r = await fx.acct.api.get(path, fx.acct.token);
     expect(r.status).toBe(404);
     onlyError(r);
   });
 
   test('a site id with SQL in it is just an unknown site', async () => {
-    const count = async () => (await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites`, acct.key)).body.data.sites.length;
+    const count = async () => (await fx.acct.api.get(`/api/v1/organizations/${fx.acct.orgId}/sites`, fx.acct.key)).body.data.sites.length;
     const before = await count();
-    const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/x'%3B%20DROP%20TABLE%20sites%3B--`, acct.key);
+    const r = await fx.acct.api.get(`/api/v1/organizations/${fx.acct.orgId}/sites/x'%3B%20DROP%20TABLE%20sites%3B--`, fx.acct.key);
     expect(r).toMatchObject({ status: 404, body: { error: 'Site not found' } });
     expect(await count()).toBe(before);
   });
@@ -110,6 +104,6 @@ describe('path and query oddities never reach the database as errors', () => {
 
 test('no request above produced a stack trace or an unhandled-error log line', async () => {
   await Bun.sleep(100);
-  expect(srv.logs()).not.toContain('unhandled error');
-  expect(srv.logs()).not.toMatch(/"level":"error"/);
+  expect(fx.srv.logs()).not.toContain('unhandled error');
+  expect(fx.srv.logs()).not.toMatch(/"level":"error"/);
 });

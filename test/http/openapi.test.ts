@@ -1,17 +1,15 @@
 // The OpenAPI 3 document at /api/v1/openapi.json and the reference page at /docs.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 
-let srv: TestServer;
 let doc: any;
 
+const fx = withServer();
 beforeAll(async () => {
-  srv = await startServer();
-  const r = await fetch(`${srv.url}/api/v1/openapi.json`);
+  const r = await fetch(`${fx.srv.url}/api/v1/openapi.json`);
   expect(r.status).toBe(200);
   doc = await r.json();
 });
-afterAll(async () => { await srv.cleanup(); });
 
 const op = (path: string, method: string) => doc.paths[path]?.[method];
 const jsonBody = (path: string, method: string) => op(path, method)?.requestBody?.content?.['application/json']?.schema;
@@ -78,13 +76,13 @@ test('responses: the success envelope and the error shape', () => {
 });
 
 test('/docs is an HTML reference page pointing at the document', async () => {
-  const r = await fetch(`${srv.url}/docs`);
+  const r = await fetch(`${fx.srv.url}/docs`);
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toStartWith('text/html');
   const html = await r.text();
   expect(html).toContain('<title>Tern API</title>');
   const config = JSON.parse(html.match(/data-configuration='([^']*)'/)![1]);
-  expect(new URL(config.url, `${srv.url}/docs`).href).toBe(`${srv.url}/api/v1/openapi.json`);
+  expect(new URL(config.url, `${fx.srv.url}/docs`).href).toBe(`${fx.srv.url}/api/v1/openapi.json`);
   // The description goes into attributes verbatim: it must not close them early.
   for (const m of html.matchAll(/content="([^"]*)"/g)) expect(m[1]).not.toContain('<');
   expect(html.match(/<meta[\s\S]*?\/>/g)!.every((tag) => (tag.match(/"/g) ?? []).length % 2 === 0)).toBe(true);

@@ -1,22 +1,19 @@
 // Every bad input of contract §6 gets its 4xx (never a 5xx), with CORS headers, and nothing of it is stored.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
+import { startServer } from '../helpers/server.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { BROWSER_UA, queryStored, storedRelation } from '../helpers/inspect-db.ts';
 import { importLines } from '../helpers/import.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 let pk: string;
+const fx = withServer({ accounts: { acct: {} } });
 beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url);
-  pk = acct.site.public_id;
+  pk = fx.acct.site.public_id;
 });
-afterAll(async () => { await srv.cleanup(); });
 
 const post = async (path: string, body: BodyInit, contentType = 'application/json') => {
-  const r = await fetch(srv.url + path, { method: 'POST', headers: { 'content-type': contentType, 'user-agent': BROWSER_UA }, body });
+  const r = await fetch(fx.srv.url + path, { method: 'POST', headers: { 'content-type': contentType, 'user-agent': BROWSER_UA }, body });
   const text = await r.text();
   return { status: r.status, text, cors: r.headers.get('access-control-allow-origin') };
 };
@@ -63,7 +60,7 @@ describe('POST /api/v1/event rejects', () => {
     expect(r.cors).toBe('*');
     const chunks = [new TextEncoder().encode(big.slice(0, 40_000)), new TextEncoder().encode(big.slice(40_000))];
     const stream = new ReadableStream({ pull(c) { const x = chunks.shift(); if (x) c.enqueue(x); else c.close(); } });
-    const s = await fetch(srv.url + '/api/v1/event', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    const s = await fetch(fx.srv.url + '/api/v1/event', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
     expect(s.status).toBe(413);
     await s.text();
   });
@@ -73,7 +70,7 @@ describe('POST /api/v1/event rejects', () => {
     const chunks = [body.subarray(0, 15_000), body.subarray(15_000, 30_000), body.subarray(30_000)];
     const stream = new ReadableStream({ pull(c) { const x = chunks.shift(); if (x) c.enqueue(x); else c.close(); } });
     // A bot's user agent: validated (a cut body would be 400) but not stored, so the stored-rows checks below are unaffected.
-    const s = await fetch(srv.url + '/api/v1/event', { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' }, body: stream, duplex: 'half' } as RequestInit);
+    const s = await fetch(fx.srv.url + '/api/v1/event', { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' }, body: stream, duplex: 'half' } as RequestInit);
     expect(s.status).toBe(202);
     expect(await s.text()).toBe('ok');
   });
@@ -121,9 +118,9 @@ describe('odd but acceptable input is stored cleaned', () => {
     expect(r.text).toBe('ok');
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
     expect((await event({ site_id: pk, url: 'https://example.com/many', properties: many, referrer: 'https://r.example/' + 'r'.repeat(3000) })).status).toBe(202);
-    await srv.stop();
-    const rows = await queryStored(srv.dataDir, `SELECT url, title, event_type, event_name, props, referrer FROM ${await storedRelation(srv.dataDir, 'events')} ORDER BY ts`);
-    srv = await startServer({ dataDir: srv.dataDir });
+    await fx.srv.stop();
+    const rows = await queryStored(fx.srv.dataDir, `SELECT url, title, event_type, event_name, props, referrer FROM ${await storedRelation(fx.srv.dataDir, 'events')} ORDER BY ts`);
+    fx.srv = await startServer({ dataDir: fx.srv.dataDir });
     expect(rows).toHaveLength(2);
     const [a, b] = rows as any[];
     expect(a.url).toBe('https://example.com/\ufffdx');
@@ -139,7 +136,7 @@ describe('odd but acceptable input is stored cleaned', () => {
 describe('import rejects bad lines, never the whole body', () => {
   test('each bad line is listed with its number; good lines are imported', async () => {
     const good = { url: 'https://example.com/', timestamp: '2026-03-01T10:00:00Z', visitor_uid: 'imp' };
-    const r = await importLines(srv.url, acct, [
+    const r = await importLines(fx.srv.url, fx.acct, [
       good,
       'not json',
       { url: 'https://example.com/' },
@@ -162,23 +159,23 @@ describe('import rejects bad lines, never the whole body', () => {
   });
 
   test('at most 100 errors are listed', async () => {
-    const r = await importLines(srv.url, acct, Array.from({ length: 150 }, () => '{bad'));
+    const r = await importLines(fx.srv.url, fx.acct, Array.from({ length: 150 }, () => '{bad'));
     expect(r.body.data).toMatchObject({ imported: 0, rejected: 150 });
     expect(r.body.data.errors).toHaveLength(100);
   });
 
   test('needs a session token', async () => {
-    const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, { method: 'POST', body: '{}' });
+    const r = await fetch(`${fx.srv.url}/api/v1/organizations/${fx.acct.orgId}/sites/${fx.acct.site.id}/events/import`, { method: 'POST', body: '{}' });
     expect(r.status).toBe(401);
-    const other = await setupAccount(srv.url);
-    const x = await importLines(srv.url, { ...other, site: acct.site, orgId: acct.orgId }, ['{}']);
+    const other = await setupAccount(fx.srv.url);
+    const x = await importLines(fx.srv.url, { ...other, site: fx.acct.site, orgId: fx.acct.orgId }, ['{}']);
     expect(x.status).toBe(404);
   });
 });
 
 test('CORS preflights of both endpoints are answered for any origin', async () => {
   for (const path of ['/api/v1/event', '/api/v1/identify']) {
-    const r = await fetch(srv.url + path, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const r = await fetch(fx.srv.url + path, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-methods')).toContain('POST');

@@ -1,18 +1,16 @@
 // Bulk import at size: a body far over the 16 MiB cap of other routes streams in (chunked, no
 // Content-Length), and a slow import answers with whitespace-led JSON instead of hitting idle timeouts.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { generateEvents } from '../../bench/generate.ts';
 import { answerPatiently } from '../../src/http/patient-response.ts';
 import { queryStored, storedRelation } from '../helpers/inspect-db.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 test('a 20 MiB NDJSON body, streamed without Content-Length, is imported in full', async () => {
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const enc = new TextEncoder();
   const events = generateEvents({ events: 60_000, seed: 5, days: 60, end: new Date('2026-06-01T00:00:00Z') });
   let bytes = 0;
@@ -32,15 +30,15 @@ test('a 20 MiB NDJSON body, streamed without Content-Length, is imported in full
       c.enqueue(b);
     },
   });
-  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
+  const r = await fetch(`${fx.srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`, {
     method: 'POST', headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/x-ndjson' }, body, duplex: 'half',
   } as RequestInit);
   expect(r.status).toBe(200);
   const result = JSON.parse(await r.text());
   expect(bytes).toBeGreaterThan(20 * 1024 * 1024);
   expect(result.data).toEqual({ imported: lines, rejected: 0, errors: [] });
-  expect(await srv.stop()).toBe(0);
-  const [{ n }] = await queryStored<{ n: number }>(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  expect(await fx.srv.stop()).toBe(0);
+  const [{ n }] = await queryStored<{ n: number }>(fx.srv.dataDir, `SELECT count(*)::INTEGER AS n FROM ${await storedRelation(fx.srv.dataDir, 'events')}`);
   expect(n).toBe(lines);
 }, 120_000);
 

@@ -1,23 +1,20 @@
 // Live and imported events end up enriched, sessionized and profiled as stored rows (events, visits, visitors).
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { BROWSER_UA, queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 import { importLines } from '../helpers/import.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 let pk: string;
 const stored: Record<string, any[]> = {};
 
 const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const FIREFOX_LINUX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
 
+const fx = withServer({ server: { env: { TRUST_PROXY: 'true' } }, accounts: { acct: {} } });
 beforeAll(async () => {
-  srv = await startServer({ env: { TRUST_PROXY: 'true' } });
-  acct = await setupAccount(srv.url);
-  pk = acct.site.public_id;
-  const ev = (body: object, headers: Record<string, string> = {}) => sendEvent(srv.url, { site_id: pk, ...body }, headers);
+  pk = fx.acct.site.public_id;
+  const ev = (body: object, headers: Record<string, string> = {}) => sendEvent(fx.srv.url, { site_id: pk, ...body }, headers);
 
   // Enrichment: user agents, IPs (via X-Forwarded-For), referrers, UTM links.
   await ev({ url: 'https://example.com/ua-chrome', visitor_uid: 'enr1' }, { 'x-forwarded-for': '8.8.8.8, 10.0.0.1' });
@@ -39,7 +36,7 @@ beforeAll(async () => {
   await ev({ url: 'https://example.com/anon3' }, { 'x-forwarded-for': '1.2.3.4', 'user-agent': FIREFOX_LINUX_UA });
 
   // Identify: creates a visitor, then a later identify overwrites only the fields it carries.
-  const identify = (b: object) => fetch(`${srv.url}/api/v1/identify`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA }, body: JSON.stringify({ site_id: pk, ...b }) });
+  const identify = (b: object) => fetch(`${fx.srv.url}/api/v1/identify`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA }, body: JSON.stringify({ site_id: pk, ...b }) });
   const i1 = await identify({ visitor_uid: 'multi', user_id: 'cus_1', name: 'Ann', email: 'ann@example.com', custom: { plan: 'pro', seats: 3 } });
   expect(i1.status).toBe(202);
   expect(await i1.text()).toBe('ok');
@@ -48,7 +45,7 @@ beforeAll(async () => {
 
   // Visit splitting at exactly 30 minutes, through the import endpoint with explicit timestamps.
   const at = (t: string, path: string, uid = 'split') => ({ url: `https://example.com${path}`, timestamp: `2026-02-01T${t}Z`, visitor_uid: uid, user_agent: IPHONE_UA, ip: '8.8.8.8' });
-  const imp = await importLines(srv.url, acct, [
+  const imp = await importLines(fx.srv.url, fx.acct, [
     at('10:00:00', '/s1'),
     at('10:29:59', '/s2'), // 29:59 after → same visit
     at('10:59:59', '/s3'), // 30:00 after → new visit
@@ -58,13 +55,12 @@ beforeAll(async () => {
   ]);
   expect(imp).toEqual({ status: 200, body: { success: true, data: { imported: 6, rejected: 0, errors: [] } } });
 
-  expect(await srv.stop()).toBe(0);
-  const q = (sql: string) => queryStored(srv.dataDir, sql);
-  stored.events = await q(`SELECT * EXCLUDE (props), map_entries(props) AS props FROM ${await storedRelation(srv.dataDir, 'events')} ORDER BY ts`);
-  stored.visits = await q(`SELECT * FROM ${await storedRelation(srv.dataDir, 'visits')} ORDER BY start_ts`);
+  expect(await fx.srv.stop()).toBe(0);
+  const q = (sql: string) => queryStored(fx.srv.dataDir, sql);
+  stored.events = await q(`SELECT * EXCLUDE (props), map_entries(props) AS props FROM ${await storedRelation(fx.srv.dataDir, 'events')} ORDER BY ts`);
+  stored.visits = await q(`SELECT * FROM ${await storedRelation(fx.srv.dataDir, 'visits')} ORDER BY start_ts`);
   stored.visitors = await q(`SELECT * EXCLUDE (custom), custom::VARCHAR AS custom FROM visitors`);
 });
-afterAll(async () => { await srv.cleanup(); });
 
 const eventAt = (path: string) => stored.events!.find((e) => e.path === path);
 const visitOf = (path: string) => stored.visits!.find((v) => v.visit_id === eventAt(path)?.visit_id);

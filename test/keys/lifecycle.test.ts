@@ -1,30 +1,24 @@
 // API key lifecycle over HTTP (spec §2.1, §3.1; contract §4): create, list masked, use, revoke, limits, validation.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount, type Res } from '../helpers/api.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 /** Every response body seen after the keys were created: none may contain a full key. */
 const seen: string[] = [];
 const issued: string[] = [];
 
-const keysPath = () => `/api/v1/organizations/${acct.orgId}/api-keys`;
-const sitesPath = () => `/api/v1/organizations/${acct.orgId}/sites`;
+const keysPath = () => `/api/v1/organizations/${fx.acct.orgId}/api-keys`;
+const sitesPath = () => `/api/v1/organizations/${fx.acct.orgId}/sites`;
 const record = <T extends Res>(r: T) => (seen.push(r.text), r);
 const create = async (body: unknown) => {
-  const r = await acct.api.post(keysPath(), body, acct.token);
+  const r = await fx.acct.api.post(keysPath(), body, fx.acct.token);
   if (r.status === 201) issued.push(r.body.data.key);
   return r;
 };
-const list = async () => record(await acct.api.get(keysPath(), acct.token));
-const useKey = async (key: string) => record(await acct.api.get(sitesPath(), key));
+const list = async () => record(await fx.acct.api.get(keysPath(), fx.acct.token));
+const useKey = async (key: string) => record(await fx.acct.api.get(sitesPath(), key));
 
-beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url);
-});
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer({ accounts: { acct: {} } });
 
 describe('create', () => {
   test('201 with the full key once, in the documented shape', async () => {
@@ -68,7 +62,7 @@ describe('create', () => {
   });
 
   test('400 for a malformed JSON body', async () => {
-    const r = await acct.api.call('POST', keysPath(), { token: acct.token, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const r = await fx.acct.api.call('POST', keysPath(), { token: fx.acct.token, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
     expect(r.status).toBe(400);
     expect(Object.keys(r.body)).toEqual(['error']);
   });
@@ -98,16 +92,16 @@ describe('list, use, revoke', () => {
     const created = await create({ name: 'to revoke', scopes: ['sites:read'] });
     const { key, id } = created.body.data;
     expect((await useKey(key)).status).toBe(200); // now cached in the server, if it caches
-    const r = record(await acct.api.del(`${keysPath()}/${id}`, acct.token));
+    const r = record(await fx.acct.api.del(`${keysPath()}/${id}`, fx.acct.token));
     expect(r).toMatchObject({ status: 200, body: { success: true, data: { id, status: 'revoked' } } });
     expect(await useKey(key)).toMatchObject({ status: 401, body: { error: 'Invalid or expired API key' } });
     expect((await list()).body.data.api_keys.map((k: any) => k.id)).not.toContain(id);
-    expect(await acct.api.del(`${keysPath()}/${id}`, acct.token)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
+    expect(await fx.acct.api.del(`${keysPath()}/${id}`, fx.acct.token)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
   });
 
   test('unknown key ids answer 404 API key not found', async () => {
     for (const id of ['00000000-0000-0000-0000-000000000000', 'not-a-uuid']) {
-      expect(await acct.api.del(`${keysPath()}/${id}`, acct.token)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
+      expect(await fx.acct.api.del(`${keysPath()}/${id}`, fx.acct.token)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
     }
   });
 
@@ -133,14 +127,14 @@ test('the 10-key limit counts active keys: the 11th is refused, revoking one fre
   const eleventh = await create({ name: 'eleventh', scopes: ['sites:read'] });
   expect(eleventh).toMatchObject({ status: 400, body: { error: 'API key limit reached: at most 10 keys per organization' } });
   const victim = (await list()).body.data.api_keys.find((k: any) => k.status === 'active');
-  expect((await acct.api.del(`${keysPath()}/${victim.id}`, acct.token)).status).toBe(200);
+  expect((await fx.acct.api.del(`${keysPath()}/${victim.id}`, fx.acct.token)).status).toBe(200);
   expect((await create({ name: 'replacement', scopes: ['sites:read'] })).status).toBe(201);
 });
 
 test('no full key appears in any later response or in any log line', async () => {
   await Bun.sleep(100); // let the server's stderr reach the pipe
   expect(issued.length).toBeGreaterThan(10);
-  const logs = srv.logs();
+  const logs = fx.srv.logs();
   for (const key of issued) {
     for (const body of seen) expect(body).not.toContain(key);
     expect(logs).not.toContain(key);

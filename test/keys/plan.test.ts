@@ -1,56 +1,50 @@
 // Plan requirement (spec §5.4): Maker organizations get 402 when creating a key and when using one.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
 const PAYMENT = { error: 'API key access requires a Startup plan or higher' };
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 
-beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url, { scopes: ['sites:read'] });
-});
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer({ accounts: { acct: { scopes: ['sites:read'] } } });
 
-const org = (id = acct.orgId) => `/api/v1/organizations/${id}`;
-const setPlan = (plan: string) => acct.api.patch(org(), { plan }, acct.token);
+const org = (id = fx.acct.orgId) => `/api/v1/organizations/${id}`;
+const setPlan = (plan: string) => fx.acct.api.patch(org(), { plan }, fx.acct.token);
 
 test('a Maker organization cannot create a key', async () => {
-  const maker = await acct.api.post('/api/v1/organizations', { name: 'Side project', plan: 'maker' }, acct.token);
+  const maker = await fx.acct.api.post('/api/v1/organizations', { name: 'Side project', plan: 'maker' }, fx.acct.token);
   expect(maker.status).toBe(201);
   expect(maker.body.data.plan).toBe('maker');
-  const r = await acct.api.post(`${org(maker.body.data.id)}/api-keys`, { name: 'k', scopes: ['sites:read'] }, acct.token);
+  const r = await fx.acct.api.post(`${org(maker.body.data.id)}/api-keys`, { name: 'k', scopes: ['sites:read'] }, fx.acct.token);
   expect(r).toMatchObject({ status: 402, body: PAYMENT });
   expect(Object.keys(r.body)).toEqual(['error']);
 });
 
 test('downgrade to Maker → 402 on an existing key at once; upgrade → it works again', async () => {
-  expect((await acct.api.get(`${org()}/sites`, acct.key)).status).toBe(200);
+  expect((await fx.acct.api.get(`${org()}/sites`, fx.acct.key)).status).toBe(200);
   expect((await setPlan('maker')).body.data.plan).toBe('maker');
-  const r = await acct.api.get(`${org()}/sites`, acct.key);
+  const r = await fx.acct.api.get(`${org()}/sites`, fx.acct.key);
   expect(r).toMatchObject({ status: 402, body: PAYMENT });
   // 402 comes before the rate-limit step, so it is not a rate-limited response.
   expect(r.headers.get('x-ratelimit-limit')).toBeNull();
   // Sessions are not API key access: the member still reads the data.
-  expect((await acct.api.get(`${org()}/sites`, acct.token)).status).toBe(200);
+  expect((await fx.acct.api.get(`${org()}/sites`, fx.acct.token)).status).toBe(200);
   expect((await setPlan('agency')).status).toBe(200);
-  expect((await acct.api.get(`${org()}/sites`, acct.key)).status).toBe(200);
+  expect((await fx.acct.api.get(`${org()}/sites`, fx.acct.key)).status).toBe(200);
   expect((await setPlan('startup')).status).toBe(200);
-  expect((await acct.api.get(`${org()}/sites`, acct.key)).status).toBe(200);
+  expect((await fx.acct.api.get(`${org()}/sites`, fx.acct.key)).status).toBe(200);
 });
 
 test('a Maker organization cannot create a key, but can still list and revoke them', async () => {
   await setPlan('maker');
-  expect(await acct.api.post(`${org()}/api-keys`, { name: 'k2', scopes: ['sites:read'] }, acct.token)).toMatchObject({ status: 402, body: PAYMENT });
-  const listed = await acct.api.get(`${org()}/api-keys`, acct.token);
+  expect(await fx.acct.api.post(`${org()}/api-keys`, { name: 'k2', scopes: ['sites:read'] }, fx.acct.token)).toMatchObject({ status: 402, body: PAYMENT });
+  const listed = await fx.acct.api.get(`${org()}/api-keys`, fx.acct.token);
   expect(listed.status).toBe(200);
   expect(listed.body.data.api_keys).toHaveLength(1);
   const id = listed.body.data.api_keys[0].id;
-  expect((await acct.api.del(`${org()}/api-keys/${id}`, acct.token)).body.data).toEqual({ id, status: 'revoked' });
+  expect((await fx.acct.api.del(`${org()}/api-keys/${id}`, fx.acct.token)).body.data).toEqual({ id, status: 'revoked' });
   await setPlan('startup');
-  expect(await acct.api.get(`${org()}/sites`, acct.key)).toMatchObject({ status: 401, body: { error: 'Invalid or expired API key' } });
+  expect(await fx.acct.api.get(`${org()}/sites`, fx.acct.key)).toMatchObject({ status: 401, body: { error: 'Invalid or expired API key' } });
 });
 
 test('an unknown plan is a 400 naming the field', async () => {

@@ -1,18 +1,10 @@
 // Contract §5 on data endpoints: 600 requests per 60 s window per key (and per user for sessions), X-RateLimit-* and Retry-After.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount, type Res } from '../helpers/api.ts';
 
-let srv: TestServer;
-let a: Awaited<ReturnType<typeof setupAccount>>;
-let b: Awaited<ReturnType<typeof setupAccount>>;
 
-beforeAll(async () => {
-  srv = await startServer();
-  a = await setupAccount(srv.url, { scopes: ['sites:read'] });
-  b = await setupAccount(srv.url, { scopes: ['sites:read'] });
-});
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer({ accounts: { a: { scopes: ['sites:read'] }, b: { scopes: ['sites:read'] } } });
 
 const sites = (orgId: string) => `/api/v1/organizations/${orgId}/sites`;
 
@@ -33,14 +25,14 @@ function expectHeaders(r: Res) {
 }
 
 test('a key: 600 requests pass with counting headers, the 601st gets 429 with Retry-After', async () => {
-  const ok = await burst(600, () => a.api.get(sites(a.orgId), a.key));
+  const ok = await burst(600, () => fx.a.api.get(sites(fx.a.orgId), fx.a.key));
   expect(ok.every((r) => r.status === 200)).toBe(true);
   for (const r of [ok[0], ok[599]]) expectHeaders(r);
   expect(ok[0].headers.get('x-ratelimit-remaining')).toBe('599');
   expect(ok[599].headers.get('x-ratelimit-remaining')).toBe('0');
   expect(new Set(ok.map((r) => r.headers.get('x-ratelimit-remaining'))).size).toBe(600);
 
-  const r601 = await a.api.get(sites(a.orgId), a.key);
+  const r601 = await fx.a.api.get(sites(fx.a.orgId), fx.a.key);
   expect(r601.status).toBe(429);
   expectHeaders(r601);
   expect(r601.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -52,34 +44,34 @@ test('a key: 600 requests pass with counting headers, the 601st gets 429 with Re
 }, 60_000);
 
 test('4. the rate limit comes before the organization, scope and site checks', async () => {
-  const foreign = await a.api.get(sites(b.orgId), a.key);
+  const foreign = await fx.a.api.get(sites(fx.b.orgId), fx.a.key);
   expect(foreign.status).toBe(429);
   expect(foreign.headers.get('retry-after')).toMatch(/^\d+$/);
-  expect((await a.api.get(`${sites(a.orgId)}/nope`, a.key)).status).toBe(429);
+  expect((await fx.a.api.get(`${sites(fx.a.orgId)}/nope`, fx.a.key)).status).toBe(429);
 });
 
 test('limits are per key: another key of another organization is unaffected', async () => {
-  const r = await b.api.get(sites(b.orgId), b.key);
+  const r = await fx.b.api.get(sites(fx.b.orgId), fx.b.key);
   expect(r.status).toBe(200);
   expect(r.headers.get('x-ratelimit-remaining')).toBe('599');
 });
 
 test('a second key of the same organization has its own window', async () => {
-  const k = await a.api.post(`/api/v1/organizations/${a.orgId}/api-keys`, { name: 'second', scopes: ['sites:read'] }, a.token);
-  const r = await a.api.get(sites(a.orgId), k.body.data.key);
+  const k = await fx.a.api.post(`/api/v1/organizations/${fx.a.orgId}/api-keys`, { name: 'second', scopes: ['sites:read'] }, fx.a.token);
+  const r = await fx.a.api.get(sites(fx.a.orgId), k.body.data.key);
   expect(r.status).toBe(200);
   expect(r.headers.get('x-ratelimit-remaining')).toBe('599');
 });
 
 test('sessions on data endpoints: 600 per user, then 429', async () => {
-  const ok = await burst(600, () => b.api.get(sites(b.orgId), b.token));
+  const ok = await burst(600, () => fx.b.api.get(sites(fx.b.orgId), fx.b.token));
   expect(ok.every((r) => r.status === 200)).toBe(true);
   expect(ok[599].headers.get('x-ratelimit-remaining')).toBe('0');
-  const over = await b.api.get(sites(b.orgId), b.token);
+  const over = await fx.b.api.get(sites(fx.b.orgId), fx.b.token);
   expect(over.status).toBe(429);
   expect(over.body.error).toStartWith('Rate limit exceeded. Retry after ');
   // A session-only endpoint is not a data endpoint: not limited, no headers.
-  const keys = await b.api.get(`/api/v1/organizations/${b.orgId}/api-keys`, b.token);
+  const keys = await fx.b.api.get(`/api/v1/organizations/${fx.b.orgId}/api-keys`, fx.b.token);
   expect(keys.status).toBe(200);
   expect(keys.headers.get('x-ratelimit-limit')).toBeNull();
 }, 60_000);

@@ -1,6 +1,6 @@
 // Every scope of the scope table (spec §5.3) against an endpoint that needs it. Add a row when you add an endpoint.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
 type Ids = { orgId: string; siteId: string };
@@ -32,29 +32,25 @@ const SCOPE_TABLE: Row[] = [
 
 const ALL_SCOPES = ['analytics:read', 'sites:read', 'goals:read', 'goals:write', 'funnels:read', 'funnels:write', 'annotations:read', 'annotations:write', 'visitors:read'];
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 let ids: Ids;
 
+const fx = withServer({ accounts: { acct: {} } });
 beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url);
-  ids = { orgId: acct.orgId, siteId: acct.site.id };
+  ids = { orgId: fx.acct.orgId, siteId: fx.acct.site.id };
 });
-afterAll(async () => { await srv.cleanup(); });
 
 async function withKey<T>(scopes: string[], fn: (key: string) => Promise<T>): Promise<T> {
-  const k = await acct.api.post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'scope test', scopes }, acct.token);
+  const k = await fx.acct.api.post(`/api/v1/organizations/${fx.acct.orgId}/api-keys`, { name: 'scope test', scopes }, fx.acct.token);
   expect(k.status).toBe(201);
   try {
     return await fn(k.body.data.key);
   } finally {
-    await acct.api.del(`/api/v1/organizations/${acct.orgId}/api-keys/${k.body.data.id}`, acct.token);
+    await fx.acct.api.del(`/api/v1/organizations/${fx.acct.orgId}/api-keys/${k.body.data.id}`, fx.acct.token);
   }
 }
 
 const send = (row: Row, token: string) =>
-  acct.api.call(row.method, row.path(ids), { token, body: row.method === 'POST' || row.method === 'PATCH' ? row.body ?? {} : undefined });
+  fx.acct.api.call(row.method, row.path(ids), { token, body: row.method === 'POST' || row.method === 'PATCH' ? row.body ?? {} : undefined });
 
 test('the table covers every scope a key can hold', () => {
   expect([...new Set(SCOPE_TABLE.map((r) => r.scope))].sort()).toEqual([...ALL_SCOPES].sort());
@@ -78,6 +74,6 @@ describe.each(SCOPE_TABLE.map((r) => [`${r.method} ${r.path({ orgId: '{orgId}', 
   });
 
   test('a member session needs no scope', async () => {
-    expect((await send(row, acct.token)).status).toBe(row.expect);
+    expect((await send(row, fx.acct.token)).status).toBe(row.expect);
   });
 });

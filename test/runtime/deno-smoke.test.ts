@@ -1,15 +1,13 @@
 // The same server under Deno 2 (npm package `deno`): register → site → live event → API key → sites list with that key.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { client } from '../helpers/api.ts';
 import { queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); }, 90_000);
-afterAll(async () => { await srv?.cleanup(); });
+const fx = withServer({ server: { runtime: 'deno' }, timeout: 90_000 });
 
 test('Deno: health, register, site, key, sites list with the key, errors, SIGTERM', async () => {
-  const api = client(srv.url);
+  const api = client(fx.srv.url);
   expect(await api.get('/health')).toMatchObject({ status: 200, body: { success: true, data: { status: 'ok' } } });
 
   const reg = await api.post('/api/v1/auth/register', { email: 'deno@example.com', password: 'long enough' });
@@ -21,7 +19,7 @@ test('Deno: health, register, site, key, sites list with the key, errors, SIGTER
   expect(site.body.data.public_id).toMatch(/^pk_live_[0-9a-f]{32}$/);
 
   // The durable log (its segment files, opened for synchronous writes) works the same: 202, then stored.
-  expect(await sendEvent(srv.url, { site_id: site.body.data.public_id, url: 'https://deno.example.com/live' })).toBe(202);
+  expect(await sendEvent(fx.srv.url, { site_id: site.body.data.public_id, url: 'https://deno.example.com/live' })).toBe(202);
 
   const key = await api.post(`/api/v1/organizations/${organization.id}/api-keys`, { name: 'deno', scopes: ['sites:read'] }, token);
   expect(key.status).toBe(201);
@@ -49,12 +47,12 @@ test('Deno: health, register, site, key, sites list with the key, errors, SIGTER
       else c.close();
     },
   });
-  const chunked = await fetch(`${srv.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+  const chunked = await fetch(`${fx.srv.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
   expect([400, 413]).toContain(chunked.status);
   const error = (await chunked.json()).error;
   expect(error).not.toContain('email');
 
-  expect(await srv.stop()).toBe(0);
-  const events = await queryStored<{ path: string }>(srv.dataDir, `SELECT path FROM ${await storedRelation(srv.dataDir, 'events')}`);
+  expect(await fx.srv.stop()).toBe(0);
+  const events = await queryStored<{ path: string }>(fx.srv.dataDir, `SELECT path FROM ${await storedRelation(fx.srv.dataDir, 'events')}`);
   expect(events).toEqual([{ path: '/live' }]);
 }, 60_000);

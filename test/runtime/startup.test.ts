@@ -1,9 +1,10 @@
 // Process-level behaviour (contract §1): one server per DATA_DIR, clear config errors, clean exit on SIGTERM.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { withServer } from '../helpers/fixture.ts';
+import { startServer } from '../helpers/server.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/api.ts';
 
 const root = join(import.meta.dir, '..', '..');
@@ -22,17 +23,15 @@ async function runToExit(env: Record<string, string>) {
   return { code, output: out + err };
 }
 
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
+const fx = withServer();
 
 test('a second server on the same DATA_DIR exits non-zero with a clear message; the first keeps working', async () => {
-  const api = client(srv.url);
+  const api = client(fx.srv.url);
   const reg = await api.post('/api/v1/auth/register', { email: 'first@example.com', password: 'long enough' });
   expect(reg.status).toBe(201);
-  const second = await runToExit({ DATA_DIR: srv.dataDir });
+  const second = await runToExit({ DATA_DIR: fx.srv.dataDir });
   expect(second.code).not.toBe(0);
-  expect(second.output).toContain(`DATA_DIR ${srv.dataDir} is in use by another Tern server`);
+  expect(second.output).toContain(`DATA_DIR ${fx.srv.dataDir} is in use by another Tern server`);
   expect(second.output).not.toMatch(/\n\s+at /); // a message, not a stack trace
   expect((await api.get('/api/v1/auth/me', reg.body.data.token)).status).toBe(200);
   expect((await api.post('/api/v1/auth/login', { email: 'first@example.com', password: 'long enough' })).status).toBe(200);
@@ -63,7 +62,7 @@ test.each([
 test('a port already in use → exit 1 with a message naming HOST and PORT, not a stack trace', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tern-port-'));
   try {
-    const port = new URL(srv.url).port;
+    const port = new URL(fx.srv.url).port;
     const r = await runToExit({ DATA_DIR: dataDir, PORT: port });
     expect(r.code).toBe(1);
     expect(r.output).toContain(`tern: cannot listen on 127.0.0.1:${port}: the port is already in use`);

@@ -1,9 +1,8 @@
 // Tenancy (contract §3, §4): org A's session and key against org B's IDs always get 404 and change nothing.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
-let srv: TestServer;
 let a: Awaited<ReturnType<typeof setupAccount>>;
 let b: Awaited<ReturnType<typeof setupAccount>>;
 let bKeyId: string;
@@ -11,14 +10,13 @@ let bKeyId: string;
 const ORG = { error: 'Organization not found' };
 const SITE = { error: 'Site not found' };
 
+const fx = withServer();
 beforeAll(async () => {
-  srv = await startServer();
   const all = ['analytics:read', 'sites:read', 'goals:read', 'goals:write', 'funnels:read', 'funnels:write', 'annotations:read', 'annotations:write', 'visitors:read'];
-  a = await setupAccount(srv.url, { scopes: all });
-  b = await setupAccount(srv.url, { scopes: ['sites:read'] });
+  a = await setupAccount(fx.srv.url, { scopes: all });
+  b = await setupAccount(fx.srv.url, { scopes: ['sites:read'] });
   bKeyId = (await b.api.get(`/api/v1/organizations/${b.orgId}/api-keys`, b.token)).body.data.api_keys[0].id;
 });
-afterAll(async () => { await srv.cleanup(); });
 
 test("A's session on B's organization: 404 Organization not found everywhere", async () => {
   const org = `/api/v1/organizations/${b.orgId}`;

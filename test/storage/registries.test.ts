@@ -2,13 +2,12 @@
 // (pageviews and events per 15-minute slot): filled by the loader, and on upgrade of a data directory from
 // before they existed, backfilled from the hot rows and the compacted Parquet files alike.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
+import { startServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
 import { execStored, queryStored } from '../helpers/inspect-db.ts';
 import { importLines } from '../helpers/import.ts';
 
-let srv: TestServer;
-let a: Awaited<ReturnType<typeof setupAccount>>;
 
 const purchase = (ts: string, uid: string, order_id: string, revenue: number) => ({
   url: 'https://example.com/checkout', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
@@ -17,10 +16,10 @@ const purchase = (ts: string, uid: string, order_id: string, revenue: number) =>
 
 const pageview = (ts: string, uid: string) => ({ url: 'https://example.com/', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' });
 
-const april = (endpoint: string, extra = '') => client(srv.url).get(`/api/v1/organizations/${a.orgId}/sites/${a.site.id}/analytics/${endpoint}?period=custom&from=2026-04-01&to=2026-04-30${extra}`, a.token);
+const april = (endpoint: string, extra = '') => client(fx.srv.url).get(`/api/v1/organizations/${fx.a.orgId}/sites/${fx.a.site.id}/analytics/${endpoint}?period=custom&from=2026-04-01&to=2026-04-30${extra}`, fx.a.token);
 
 /** The per-slot counts as stored. */
-const storedSlots = async () => queryStored(srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [a.site.id]);
+const storedSlots = async () => queryStored(fx.srv.dataDir, `SELECT slot, pageviews, events FROM event_counts WHERE site_id = ? ORDER BY slot`, [fx.a.site.id]);
 
 const aprilRevenue = async () => {
   const r = await april('revenue');
@@ -28,34 +27,32 @@ const aprilRevenue = async () => {
   return r.body.data.metrics;
 };
 
+const fx = withServer({ accounts: { a: {} } });
 beforeAll(async () => {
-  srv = await startServer();
-  a = await setupAccount(srv.url);
   // O1 first in March, resent in April; O2 only in April. Old enough that stopping compacts them to Parquet.
-  expect((await importLines(srv.url, a, [
+  expect((await importLines(fx.srv.url, fx.a, [
     purchase('2026-03-10T10:00:00Z', 'p1', 'O1', 10),
     purchase('2026-04-02T10:00:00Z', 'p1', 'O1', 10),
     purchase('2026-04-03T10:00:00Z', 'p2', 'O2', 20),
     pageview('2026-04-03T09:59:00Z', 'p2'), pageview('2026-04-03T10:14:59Z', 'p2'), pageview('2026-04-03T10:15:00Z', 'p2'),
   ])).body.data.imported).toBe(6);
 });
-afterAll(async () => { await srv.cleanup(); });
 
 const PURCHASES = [
   { order_id: 'O1', ts: '2026-03-10T10:00:00.000Z', revenue: 10 },
   { order_id: 'O1', ts: '2026-04-02T10:00:00.000Z', revenue: 10 },
   { order_id: 'O2', ts: '2026-04-03T10:00:00.000Z', revenue: 20 },
 ];
-const storedPurchases = () => queryStored(srv.dataDir, 'SELECT order_id, ts, revenue::DOUBLE AS revenue FROM purchases WHERE site_id = ? ORDER BY ts', [a.site.id]);
+const storedPurchases = () => queryStored(fx.srv.dataDir, 'SELECT order_id, ts, revenue::DOUBLE AS revenue FROM purchases WHERE site_id = ? ORDER BY ts', [fx.a.site.id]);
 
 test('the loader records every paid event; an order resent later counts once', async () => {
   expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
   // A filter reads the events themselves, and must agree.
   const filtered = await april('revenue', `&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]))}`);
   expect(filtered.body.data.metrics).toMatchObject({ revenue: 20, orders: 1 });
-  await srv.stop();
+  await fx.srv.stop();
   expect(await storedPurchases()).toEqual(PURCHASES);
-  expect((await queryStored<any>(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM events WHERE site_id = ?`, [a.site.id]))[0].n).toBe(0);
+  expect((await queryStored<any>(fx.srv.dataDir, `SELECT count(*)::INTEGER AS n FROM events WHERE site_id = ?`, [fx.a.site.id]))[0].n).toBe(0);
 });
 
 const SLOTS = [
@@ -68,7 +65,7 @@ const SLOTS = [
 
 test('the loader counts pageviews and events per 15-minute slot; unfiltered totals and charts read them', async () => {
   expect(await storedSlots()).toEqual(SLOTS);
-  srv = await startServer({ dataDir: srv.dataDir });
+  fx.srv = await startServer({ dataDir: fx.srv.dataDir });
   const stats = await april('stats');
   expect(stats.body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
   // A filter needs the events themselves; it must agree where it selects everything.
@@ -76,21 +73,21 @@ test('the loader counts pageviews and events per 15-minute slot; unfiltered tota
   expect(filtered.body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
   const chart = await april('charts');
   expect(chart.body.data.points.find((p: any) => p.date === '2026-04-03')).toMatchObject({ pageviews: 3 });
-  await srv.stop();
+  await fx.srv.stop();
 });
 
 test('a data directory from before the registry gets it backfilled from its Parquet files at start', async () => {
-  await execStored(srv.dataDir, [
+  await execStored(fx.srv.dataDir, [
     'DROP TABLE purchases',
     'DROP TABLE event_counts',
     `DELETE FROM schema_migrations WHERE name IN ('0004-purchases.sql', '0005-event-counts.sql')`,
   ]);
 
-  srv = await startServer({ dataDir: srv.dataDir });
+  fx.srv = await startServer({ dataDir: fx.srv.dataDir });
   // Without the backfill, O1's April resend would count as a new order (30 USD, 2 orders).
   expect(await aprilRevenue()).toMatchObject({ revenue: 20, orders: 1 });
   expect((await april('stats')).body.data.metrics).toMatchObject({ pageviews: 3, events: 5 });
-  await srv.stop();
+  await fx.srv.stop();
   expect(await storedSlots()).toEqual(SLOTS);
   expect(await storedPurchases()).toEqual(PURCHASES);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { importEvents, type FixtureEvent } from '../helpers/fixture-events.ts';
 
@@ -15,30 +15,26 @@ const events: FixtureEvent[] = [
   { uid: 'uid-alan', at: '2026-03-04T12:00:00Z', path: '/about' },
 ];
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
 let base: string;
-const identify = (body: object) => acct.api.post('/api/v1/identify', { site_id: acct.site.public_id, ...body });
+const identify = (body: object) => fx.acct.api.post('/api/v1/identify', { site_id: fx.acct.site.public_id, ...body });
 
+const fx = withServer({ accounts: { acct: { scopes: ['visitors:read', 'goals:write'] } } });
 beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url, { scopes: ['visitors:read', 'goals:write'] });
-  base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importEvents(srv.url, acct, events);
-  await acct.api.post(`${base}/goals`, { name: 'Signup page', type: 'pageview', path: '/signup/*' }, acct.key);
-  await acct.api.post(`${base}/goals`, { name: 'Signup', type: 'event', event_name: 'Signup' }, acct.key);
-  const about = await acct.api.post(`${base}/goals`, { name: 'About', type: 'pageview', path: '/about' }, acct.key);
-  await acct.api.post(`${base}/goals/${about.body.data.id}/archive`, undefined, acct.key);
+  base = `/api/v1/organizations/${fx.acct.orgId}/sites/${fx.acct.site.id}`;
+  await importEvents(fx.srv.url, fx.acct, events);
+  await fx.acct.api.post(`${base}/goals`, { name: 'Signup page', type: 'pageview', path: '/signup/*' }, fx.acct.key);
+  await fx.acct.api.post(`${base}/goals`, { name: 'Signup', type: 'event', event_name: 'Signup' }, fx.acct.key);
+  const about = await fx.acct.api.post(`${base}/goals`, { name: 'About', type: 'pageview', path: '/about' }, fx.acct.key);
+  await fx.acct.api.post(`${base}/goals/${about.body.data.id}/archive`, undefined, fx.acct.key);
   for (const body of [
     { visitor_uid: 'uid-ada', user_id: 'ext-42', name: 'Ada Lovelace', email: 'Ada@Example.com', avatar: 'https://example.com/ada.png' },
     { visitor_uid: 'uid-grace', user_id: 'cust-7', email: 'grace@navy.mil' },
     { visitor_uid: 'uid-ghost', user_id: 'ghost-1' },
   ]) expect((await identify(body)).status).toBe(202);
 });
-afterAll(async () => { await srv.cleanup(); });
 
 const list = async (q = '') => {
-  const res = await acct.api.get(`${base}/visitors${q}`, acct.key);
+  const res = await fx.acct.api.get(`${base}/visitors${q}`, fx.acct.key);
   expect(res.status).toBe(200);
   return res.body.data;
 };
@@ -101,7 +97,7 @@ test('pagination bounds', async () => {
   expect((await list('?limit=100')).visitors).toHaveLength(4);
   expect((await list('?limit=1')).visitors).toHaveLength(1);
   for (const q of ['limit=101', 'limit=0', 'page=0', 'page=-1', 'page=1.5', 'limit=ten']) {
-    const res = await acct.api.get(`${base}/visitors?${q}`, acct.key);
+    const res = await fx.acct.api.get(`${base}/visitors?${q}`, fx.acct.key);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/page|limit/);
   }
@@ -109,7 +105,7 @@ test('pagination bounds', async () => {
 
 test('timeline: profile plus events newest first, paginated', async () => {
   const ada = (await list('?search=ada')).visitors[0];
-  const res = await acct.api.get(`${base}/visitors/${ada.id}/timeline`, acct.key);
+  const res = await fx.acct.api.get(`${base}/visitors/${ada.id}/timeline`, fx.acct.key);
   expect(res.status).toBe(200);
   const d = res.body.data;
   expect(d.visitor).toEqual(ada);
@@ -125,24 +121,24 @@ test('timeline: profile plus events newest first, paginated', async () => {
   expect(d.events[1]).toMatchObject({ revenue: 30, currency: 'USD', properties: { plan: 'pro' }, url: 'https://example.com/checkout', browser: 'Chrome' });
   expect(d.events[2].referrer).toBe('https://news.ycombinator.com/item?id=1');
   for (const k of ['title', 'session_id', 'country', 'os', 'device']) expect(d.events[0]).toHaveProperty(k);
-  const page2 = (await acct.api.get(`${base}/visitors/${ada.id}/timeline?limit=2&page=2`, acct.key)).body.data;
+  const page2 = (await fx.acct.api.get(`${base}/visitors/${ada.id}/timeline?limit=2&page=2`, fx.acct.key)).body.data;
   expect(page2.events.map((e: any) => e.path)).toEqual(['/home', '/signup/pro']);
   expect(page2.pagination).toEqual({ total: 5, page: 2, limit: 2 });
-  expect((await acct.api.get(`${base}/visitors/${ada.id}/timeline?limit=101`, acct.key)).status).toBe(400);
-  expect((await acct.api.get(`${base}/visitors/${ada.id}/timeline?page=0`, acct.key)).status).toBe(400);
+  expect((await fx.acct.api.get(`${base}/visitors/${ada.id}/timeline?limit=101`, fx.acct.key)).status).toBe(400);
+  expect((await fx.acct.api.get(`${base}/visitors/${ada.id}/timeline?page=0`, fx.acct.key)).status).toBe(400);
 });
 
 test('unknown or foreign visitor → 404; every route needs visitors:read', async () => {
   const ada = (await list('?search=ada')).visitors[0];
   const notFound = { status: 404, body: { error: 'Visitor not found' } };
-  expect(await acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline`, acct.key)).toMatchObject(notFound);
-  expect(await acct.api.get(`${base}/visitors/not-a-uuid/timeline`, acct.key)).toMatchObject(notFound);
-  expect(await acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline?limit=101`, acct.key)).toMatchObject(notFound);
-  const other = await acct.api.post(`/api/v1/organizations/${acct.orgId}/sites`, { domain: 'other.example' }, acct.token);
-  expect(await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${other.body.data.id}/visitors/${ada.id}/timeline`, acct.key)).toMatchObject(notFound);
-  const key = (await acct.api.post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'g', scopes: ['goals:read', 'analytics:read'] }, acct.token)).body.data.key;
+  expect(await fx.acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline`, fx.acct.key)).toMatchObject(notFound);
+  expect(await fx.acct.api.get(`${base}/visitors/not-a-uuid/timeline`, fx.acct.key)).toMatchObject(notFound);
+  expect(await fx.acct.api.get(`${base}/visitors/${crypto.randomUUID()}/timeline?limit=101`, fx.acct.key)).toMatchObject(notFound);
+  const other = await fx.acct.api.post(`/api/v1/organizations/${fx.acct.orgId}/sites`, { domain: 'other.example' }, fx.acct.token);
+  expect(await fx.acct.api.get(`/api/v1/organizations/${fx.acct.orgId}/sites/${other.body.data.id}/visitors/${ada.id}/timeline`, fx.acct.key)).toMatchObject(notFound);
+  const key = (await fx.acct.api.post(`/api/v1/organizations/${fx.acct.orgId}/api-keys`, { name: 'g', scopes: ['goals:read', 'analytics:read'] }, fx.acct.token)).body.data.key;
   const missing = { status: 403, body: { error: 'API key missing required scope: visitors:read' } };
-  expect(await acct.api.get(`${base}/visitors`, key)).toMatchObject(missing);
-  expect(await acct.api.get(`${base}/visitors/${ada.id}/timeline`, key)).toMatchObject(missing);
-  expect((await acct.api.get(`${base}/visitors`, acct.token)).status).toBe(200);
+  expect(await fx.acct.api.get(`${base}/visitors`, key)).toMatchObject(missing);
+  expect(await fx.acct.api.get(`${base}/visitors/${ada.id}/timeline`, key)).toMatchObject(missing);
+  expect((await fx.acct.api.get(`${base}/visitors`, fx.acct.token)).status).toBe(200);
 });
