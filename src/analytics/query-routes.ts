@@ -9,6 +9,7 @@ import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
 import { QueryBody } from '../query/parse/query-body.ts';
 import { QUERY_EXAMPLES, QueryAnswerSchema } from './query-model.ts';
 import { customQuery } from './query-service.ts';
+import { listGoals } from '../goals/service.ts';
 
 const DESCRIPTION = 'Metrics × dimensions × filters × time over the site (after Plausible\'s Stats API v2), on the same engine as the reports. '
   + 'Every part of the body is checked; an invalid one is a 400 naming its path (e.g. `filters[0][1]: unknown dimension \'visit:colour\'`). '
@@ -20,7 +21,10 @@ export const queryRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId', tags: ['Analytics'] })
     .use(auth)
     .use(csvAnswers())
-    .post('/query', async ({ access, body }) => ok(await customQuery(ctx, access.site!, body)), {
+    .post('/query', async ({ access, body }) => {
+      const site = access.site!;
+      return ok(await customQuery(ctx.query, () => listGoals(ctx.db, site.id), site, body));
+    }, {
       scope: 'analytics:read',
       // The parse stage checks the body itself, so that a 400 names the part (filters[1][2]); the schema documents it.
       body: z.unknown(),

@@ -1,15 +1,15 @@
 // POST /query → the engine: the site's goals (event:goal names them), parse, regular expressions compiled, run.
-import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
+import type { QuerySources } from '../query/parse/common-query.ts';
 import { parseQuery } from '../query/parse/query-parse.ts';
-import { checkRegexes } from '../query/parse/filter-tree.ts';
+import { checkRegexes, type SiteGoal } from '../query/parse/filter-tree.ts';
 import { regexError } from '../query/parse/filters.ts';
 import { runQuery } from '../query/reports/query.ts';
-import { listGoals } from '../goals/service.ts';
 
-export async function customQuery(ctx: Pick<AppContext, 'db' | 'query'>, site: Site, body: unknown) {
-  const goals = await listGoals(ctx.db, site.id);
-  const q = parseQuery(body, goals);
-  await checkRegexes(q.filter, (p) => regexError(ctx.db, p));
-  return runQuery(ctx.query.db, ctx.query.files, site, goals, q);
+/** `goals`: the site's current goals, from their owner (goals/service.ts). */
+export async function customQuery(src: QuerySources, goals: () => Promise<SiteGoal[]>, site: Site, body: unknown) {
+  const known = await goals();
+  const q = parseQuery(body, known);
+  await checkRegexes(q.filter, (p) => regexError(src.db, p));
+  return runQuery(src.db, src.files, site, known, q);
 }
