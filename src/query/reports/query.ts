@@ -134,15 +134,18 @@ async function totalsOf(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>) {
 /** Time as the only dimension with time_labels: every bucket a row, empty ones zero, then ordered and paged here. */
 function zeroFilled(q: ApiQuery, found: Record<string, unknown>[], labels: string[]): Record<string, unknown>[] {
   const byLabel = new Map(found.map((r) => [String(r.d0), r]));
+  const position = new Map(labels.map((l, i) => [l, i]));
   const all = labels.map((l) => byLabel.get(l) ?? { d0: l });
   const keys = q.orderBy.length ? q.orderBy : [{ key: q.dimensions[0]!.name, desc: false }];
-  const value = (r: Record<string, unknown>, key: string) => (key === q.dimensions[0]!.name ? labels.indexOf(String(r.d0)) : finishMetric(key as ApiMetric, r, 1) ?? -Infinity);
+  const at = (r: Record<string, unknown>) => position.get(String(r.d0))!;
+  const value = (r: Record<string, unknown>, key: string) => (key === q.dimensions[0]!.name ? at(r) : finishMetric(key as ApiMetric, r, 1) ?? -Infinity);
+  if (keys.length === 1 && keys[0]!.key === q.dimensions[0]!.name && !keys[0]!.desc) return all;
   return all.sort((a, b) => {
     for (const k of keys) {
       const d = (value(a, k.key) as number) - (value(b, k.key) as number);
       if (d) return k.desc ? -d : d;
     }
-    return labels.indexOf(String(a.d0)) - labels.indexOf(String(b.d0));
+    return at(a) - at(b);
   });
 }
 
@@ -178,9 +181,11 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
 function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels: string[], prevLabels: string[], metrics: ApiMetric[]) {
   const t = q.dimensions.findIndex((d) => d.kind === 'time');
   const key = (r: QueryRow) => r.dimensions.map((v, i) => (i === t ? '' : v)).join('\u0000');
-  const prev = new Map(previous.map((r) => [`${key(r)}\u0001${t >= 0 ? prevLabels.indexOf(r.dimensions[t]!) : ''}`, r]));
+  const prevAt = new Map(prevLabels.map((l, i) => [l, i]));
+  const curAt = new Map(labels.map((l, i) => [l, i]));
+  const prev = new Map(previous.map((r) => [`${key(r)}\u0001${t >= 0 ? prevAt.get(r.dimensions[t]!) : ''}`, r]));
   return current.map((r) => {
-    const at = t >= 0 ? labels.indexOf(r.dimensions[t]!) : -1;
+    const at = t >= 0 ? curAt.get(r.dimensions[t]!) ?? -1 : -1;
     const match = prev.get(`${key(r)}\u0001${t >= 0 ? at : ''}`);
     const dimensions = r.dimensions.map((v, i) => (i === t ? prevLabels[at] ?? v : v));
     const ms = match?.metrics ?? metrics.map((m) => (m === 'time_on_page' || m === 'scroll_depth' ? null : 0));

@@ -124,23 +124,23 @@ export function queryParts(q: PartsInput): Part[] {
   const events = () => eventsRel(plan, dims, q.goals);
 
   // Visitors and visits on the home table; pageviews and events too where grouped by a visit attribute.
+  // With event dimensions the home table is the events, counted in one pass with the event metrics below.
   const home: string[] = [];
-  const onVisits = (c: RawColumn) => need.has(c) && !eventHome;
+  const ev: string[] = [];
   if (eventHome) {
-    if (need.has('visitors')) home.push('count(DISTINCT visitor_id) AS visitors');
-    if (need.has('visits')) home.push('count(DISTINCT visit_id) AS visits');
+    if (need.has('visitors')) ev.push('count(DISTINCT visitor_id) AS visitors');
+    if (need.has('visits')) ev.push('count(DISTINCT visit_id) AS visits');
   } else {
     if (need.has('visitors')) home.push('count(DISTINCT visitor_id) AS visitors');
     if (need.has('visits')) home.push('count(*) AS visits');
-    if (onVisits('bounce_rate')) home.push('100 * avg(is_bounce::INTEGER) AS bounce_rate');
-    if (onVisits('visit_duration')) home.push('avg(duration) AS visit_duration');
+    if (need.has('bounce_rate')) home.push('100 * avg(is_bounce::INTEGER) AS bounce_rate');
+    if (need.has('visit_duration')) home.push('avg(duration) AS visit_duration');
     if (visitColumns && need.has('pageviews')) home.push('sum(pageviews) AS pageviews');
     if (visitColumns && need.has('events')) home.push('sum(events) AS events');
   }
-  if (home.length) parts.push({ sql: eventHome ? grouped(events(), dims, 'events', s, home) : grouped(plan.visits(), dims, 'visits', s, home), dims: all });
+  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home), dims: all });
 
   // Counted on the events: pageviews and events (unless on visits above), conversions.
-  const ev: string[] = [];
   if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(`count(*) FILTER (WHERE event_type = 'pageview') AS pageviews`);
   if (need.has('events') && (eventHome || !visitColumns)) ev.push('count(*) AS events');
   let conv: Fragment | null = null;
@@ -148,7 +148,10 @@ export function queryParts(q: PartsInput): Part[] {
     if (dims.some((d) => d.kind === 'goal')) ev.push('count(*) AS conversions');
     else conv = anyGoalCondition(q.conversionGoals ?? []);
   }
-  if (ev.length || conv) {
+  if (ev.length === 1 && !conv && home.length && ev[0]!.endsWith(' AS pageviews')) {
+    // Pageviews alone beside the visits' rows (a series): read only the pageviews.
+    parts.push({ sql: grouped(events(), dims, 'events', s, ['count(*) AS pageviews'], frag(`event_type = 'pageview'`)), dims: all });
+  } else if (ev.length || conv) {
     const aggs = conv ? join([frag(ev.join(', ')), sql`count(*) FILTER (WHERE ${conv}) AS conversions`].filter((f) => f.sql), ', ') : frag(ev.join(', '));
     const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
     const grp = dims.length ? frag(` GROUP BY ${dims.map((_, i) => i + 1).join(', ')}`) : frag('');
