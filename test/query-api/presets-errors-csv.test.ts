@@ -56,6 +56,11 @@ describe('the reports are presets of /query: the same answers', () => {
     const series = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'];
     const byDay = await f.qdata({ metrics: series, date_range: '7d', date: '2025-10-26', dimensions: ['time:day'], include: { time_labels: true } });
     expect(byDay.results).toEqual(chart.points.map((p: any) => ({ dimensions: [p.date], metrics: series.map((k) => p[k]) })));
+    // With one more metric (orders) the general path counts them: the same figures.
+    const general = await f.qdata({ metrics: [...keys, 'orders'], date_range: '7d', date: '2025-10-26' });
+    expect(general.results[0].metrics.slice(0, -1)).toEqual(keys.map((k) => stats.metrics[k]));
+    const generalByDay = await f.qdata({ metrics: [...series, 'orders'], date_range: '7d', date: '2025-10-26', dimensions: ['time:day'], include: { time_labels: true } });
+    expect(generalByDay.results.map((r: any) => ({ ...r, metrics: r.metrics.slice(0, -1) }))).toEqual(byDay.results);
   });
 });
 
