@@ -64,6 +64,23 @@ describe('the reports are presets of /query: the same answers', () => {
   });
 });
 
+describe('the other reports count the same figures', () => {
+  test('revenue, orders and average order value as /analytics/revenue; goal conversions as /goals/stats', async () => {
+    for (const params of [WEEK, { period: 'custom', from: '2025-10-01', to: '2025-10-31' }]) {
+      const range = 'from' in params ? OCTOBER : '7d';
+      const date = 'from' in params ? {} : { date: '2025-10-26' };
+      const revenue = await f.data('revenue', params);
+      const q = await f.qdata({ metrics: ['revenue', 'orders', 'average_order_value'], date_range: range, ...date });
+      expect(q.results[0].metrics).toEqual([revenue.metrics.revenue, revenue.metrics.orders, revenue.metrics.average_order_value]);
+      const goals = await f.acc.api.get(`${f.sitePath}/goals/stats?${new URLSearchParams(params as Record<string, string>)}`, f.acc.token);
+      const byGoal = await f.qdata({ metrics: ['visitors', 'conversions', 'conversion_rate'], date_range: range, ...date, dimensions: ['event:goal'], order_by: [['event:goal', 'asc']] });
+      const expected = goals.body.data.goals.filter((g: any) => g.completions > 0).sort((a: any, b: any) => a.name.localeCompare(b.name))
+        .map((g: any) => ({ dimensions: [g.name], metrics: [g.visitors, g.completions, g.conversion_rate] }));
+      expect(byGoal.results).toEqual(expected);
+    }
+  });
+});
+
 const MALFORMED: [unknown, string][] = [
   [null, 'body'],
   [[], 'body'],
