@@ -2,7 +2,7 @@
 import type { Site } from '../sites/model.ts';
 import { realtimeRange } from '../query/parse/period.ts';
 import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
-import { rankedReport, seriesReport, totalsReport } from '../query/reports/query.ts';
+import { rankedReport, seriesReport, totalsReport } from '../query/reports/query-presets.ts';
 import { breakdownPreset, seriesPreset, statsPreset } from '../query/parse/presets.ts';
 import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
 import { revenue as revenueQuery } from '../query/reports/revenue.ts';

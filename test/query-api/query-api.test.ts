@@ -138,3 +138,11 @@ describe('ordering, paging, totals, comparison', () => {
     expect(d.comparison.results[0]).toEqual({ dimensions: ['2025-10-13'], metrics: [0, 0], change: [null, null] });
   });
 });
+
+describe('long series', () => {
+  test('hours over 90 days: 2,160 buckets, more than the chart report gives, every one present', async () => {
+    const d = await f.qdata({ metrics: ['visitors', 'pageviews'], date_range: ['2025-08-03', '2025-10-31'], dimensions: ['time:hour'], include: { time_labels: true } });
+    expect(d.meta.total_rows).toBe(90 * 24); // 2025-10-26 has 25 hours, its repeated hour one bucket
+    expect(sum(d.results, 1)).toBe(11);
+  });
+});

@@ -18,13 +18,12 @@ import { change, conversionRate, money, percentage, viewsPerVisit } from '../sql
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
 import { strategyFor } from '../plan/query-strategy.ts';
-import { breakdown } from './breakdown.ts';
-import { stats, totals } from './aggregate.ts';
-import { chart } from './charts.ts';
+import { byReport, rankedReport } from './query-presets.ts';
 
 export type QueryRow = { dimensions: string[]; metrics: (number | null)[] };
 
 const MAX_TIME_LABELS = 10_000;
+const CHART_BUCKETS = 1000;
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 
@@ -195,65 +194,15 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
   });
 }
 
-/**
- * A query the planner answers with the ranked breakdown (a breakdown report's preset, or /query of that
- * shape): the report's own answer, `{range, dimension, results, pagination}`.
- */
-export async function rankedReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
-  const s = strategyFor(q);
-  if (s.kind !== 'ranked') throw new Error('not a ranked breakdown');
-  return breakdown(db, { ...scope, filters: flatFilters(q.filter)! }, s.dimension, s.paging, s.pageMetrics);
-}
-
-/** The top-line report (`{range, metrics, previous, change}`) of a query the planner answers with the totals. */
-export async function totalsReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
-  if (strategyFor(q).kind !== 'totals') throw new Error('not a totals query');
-  return stats(db, { ...scope, filters: flatFilters(q.filter)! }, q.include.comparison ?? 'none');
-}
-
-/** The chart (`{range, interval, points}`) of a query the planner answers with the series. */
-export async function seriesReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
-  const s = strategyFor(q);
-  if (s.kind !== 'series') throw new Error('not a series query');
-  return chart(db, { ...scope, filters: flatFilters(q.filter)! }, s.interval);
-}
-
-/** A query answered by the top-line totals or the chart's series (reports/aggregate.ts, charts.ts). */
-async function byReport(run: Run, scope: Omit<Scope, 'filters'>, kind: 'totals' | 'series'): Promise<QueryAnswer> {
-  const { q, db } = run;
-  const pick = (t: Record<string, any>) => q.metrics.map((m) => (t[m] ?? 0) as number);
-  const full = { ...scope, filters: flatFilters(q.filter)! };
-  const totalsOfRange = (range: Range) => totals(db, { ...full, range }) as Promise<Record<string, any>>;
-  const prevRange = q.include.comparison ? comparisonRange(scope.range, q.include.comparison) : null;
-  const [t, prev, series] = await Promise.all([
-    kind === 'totals' || q.include.totals ? totalsOfRange(scope.range) : Promise.resolve(null),
-    prevRange ? totalsOfRange(prevRange) : Promise.resolve(null),
-    kind === 'series' ? seriesReport(db, scope, q) : Promise.resolve(null),
-  ]);
-  const rowsOf = series ? series.points.map((p) => ({ dimensions: [p.date], metrics: pick(p) })) : [{ dimensions: [], metrics: pick(t!) }];
-  const totalsObj = q.include.totals && t ? Object.fromEntries(q.metrics.map((m) => [m, t[m] ?? 0])) : undefined;
-  return {
-    results: rowsOf.slice(q.offset, q.offset + q.limit),
-    ...(totalsObj ? { totals: totalsObj } : {}),
-    ...(prev && prevRange ? {
-      comparison: {
-        range: rangeEcho(prevRange),
-        ...(q.include.totals ? { totals: Object.fromEntries(q.metrics.map((m) => [m, prev[m] ?? 0])) } : {}),
-        results: [{ dimensions: [], metrics: pick(prev), change: pick(t!).map((v, i) => change(v, pick(prev)[i]!)) }],
-      },
-    } : {}),
-    meta: { range: rangeEcho(scope.range), total_rows: rowsOf.length, ...(series ? { time_labels: series.points.map((p) => p.date) } : {}) },
-    query: q.normalised,
-  };
-}
-
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */
 export async function runQuery(db: Database, files: ParquetManifest, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
   const run: Run = { q, db, goals };
   const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(db, files, site));
   const base = { site, files };
   const strategy = strategyFor(q);
-  if (strategy.kind === 'totals' || strategy.kind === 'series') return byReport(run, { ...base, range }, strategy.kind);
+  // The chart report stops at 1,000 buckets (its contract); longer series are counted in parts.
+  const chartable = strategy.kind !== 'series' || bucketLabels(range, strategy.interval, MAX_TIME_LABELS).length <= CHART_BUCKETS;
+  if ((strategy.kind === 'totals' || strategy.kind === 'series') && chartable) return byReport(db, q, { ...base, range }, strategy.kind);
   if (strategy.kind === 'ranked') {
     const [b, totals] = await Promise.all([
       rankedReport(db, { ...base, range }, q),
