@@ -35,7 +35,8 @@ const DAY_MS = 86_400_000;
 const visitLookup = (s: Scope) => tableSource(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
 
 function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
-  if (d.kind === 'time') return sql`strftime(make_timestamp(${bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts')}), ${labelFormat(d.interval)})`;
+  // Grouped on the integer bucket; labelled once per group (labelled()).
+  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts');
   if (d.kind === 'prop') return sql`coalesce(props[${d.key}], '(none)')`;
   if (d.kind === 'goal') return frag('goal_name');
   const dim = d.dim;
@@ -106,14 +107,26 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
   return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${dims.some(isEventDim) ? plan.events() : plan.visits()}`;
 }
 
-/** Every part of the query: SQL plus the dimension columns it is grouped by. */
 /**
  * A part of the answer: its SQL and the dimension columns it groups by. A part that `decorates` adds figures
  * to the rows the others found (a page's engagement, exits, a conversion rate's denominator) and no row of its own.
  */
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
+/** A part with its time column (an integer bucket while grouping) as the bucket's label. */
+function labelled(part: Part, dims: QueryDim[]): Part {
+  const t = dims.findIndex((d) => d.kind === 'time');
+  const d = dims[t];
+  if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
+  return { ...part, sql: sql`SELECT * REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+}
+
+/** Every part of the query, the ones finding rows first. */
 export function queryParts(q: PartsInput): Part[] {
+  return partsOf(q).map((p) => labelled(p, q.dims));
+}
+
+function partsOf(q: PartsInput): Part[] {
   const { plan, dims } = q;
   const s = plan.scope;
   const need = rawColumns(q.metrics);
@@ -163,13 +176,13 @@ export function queryParts(q: PartsInput): Part[] {
   if (eventHome && (need.has('bounce_rate') || need.has('visit_duration'))) {
     const quality = ['100 * avg(is_bounce::INTEGER) AS bounce_rate', 'avg(duration) AS visit_duration'];
     if (dims.every((d) => !isEventDim(d) || (d.kind === 'column' && d.dim.companion !== undefined))) {
-      parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, quality), dims: all });
+      parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, quality), dims: all, decorates: true });
     } else {
       const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
       const inner = sql`SELECT DISTINCT ${join([...ds, frag('visit_id')], ', ')} FROM ${events()}`;
       const rel = sql`(SELECT g.*, v.is_bounce, v.duration FROM (${inner}) g JOIN (SELECT visit_id, is_bounce, duration FROM ${visitLookup(s)}) v USING (visit_id))`;
       const grp = dims.length ? frag(` GROUP BY ${all.join(', ')}`) : frag('');
-      parts.push({ sql: sql`SELECT ${frag([...all, ...quality].join(', '))} FROM ${rel}${grp}`, dims: all });
+      parts.push({ sql: sql`SELECT ${frag([...all, ...quality].join(', '))} FROM ${rel}${grp}`, dims: all, decorates: true });
     }
   }
 
