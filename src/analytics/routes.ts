@@ -1,5 +1,6 @@
 // /api/v1/organizations/{orgId}/sites/{siteId}/analytics/*: thin routes over the query engine (scope analytics:read).
 import { Elysia } from 'elysia';
+import { csvAnswers } from '../http/csv-response.ts';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { authPlugin } from '../access/auth.ts';
@@ -26,6 +27,7 @@ const options = <Q, R extends ZodType>(query: Q, response: R, summary: string) =
 export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlugin>) => {
   let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })
     .use(auth)
+    .use(csvAnswers())
     .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx.query, access.site!, query)),
       options(StatsQuery, StatsSchema, 'Top-line metrics with the previous period (or a year back) and the percent change'))
     .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx.query, access.site!, query)),

@@ -2,9 +2,8 @@
 import type { Site } from '../sites/model.ts';
 import { realtimeRange } from '../query/parse/period.ts';
 import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
-import { stats as statsQuery } from '../query/reports/aggregate.ts';
-import { chart } from '../query/reports/charts.ts';
-import { breakdown as breakdownQuery } from '../query/reports/breakdown.ts';
+import { rankedReport, seriesReport, totalsReport } from '../query/reports/query-presets.ts';
+import { breakdownPreset, seriesPreset, statsPreset } from '../query/parse/presets.ts';
 import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
 import { revenue as revenueQuery } from '../query/reports/revenue.ts';
 import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
@@ -14,7 +13,8 @@ import { listAnnotations } from '../annotations/service.ts';
 import type { BreakdownQuery } from './model.ts';
 
 export async function stats(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison }) {
-  return statsQuery(src.db, await scopeFor(src, site, q), q.compare ?? 'previous_period');
+  const { filters, ...scope } = await scopeFor(src, site, q);
+  return totalsReport(src.db, scope, statsPreset(filters, q.compare ?? 'previous_period'));
 }
 
 export async function realtime(src: QuerySources, site: Site, q: CommonQuery) {
@@ -23,17 +23,18 @@ export async function realtime(src: QuerySources, site: Site, q: CommonQuery) {
 
 /** The series with the range's annotations beside the points (read as the annotations list reads them). */
 export async function charts(src: QuerySources, site: Site, q: CommonQuery & { interval?: Interval }) {
-  const scope = await scopeFor(src, site, q);
+  const { filters, ...scope } = await scopeFor(src, site, q);
   const [series, notes] = await Promise.all([
-    chart(src.db, scope, q.interval ?? defaultInterval(scope.range)),
+    seriesReport(src.db, scope, seriesPreset(filters, q.interval ?? defaultInterval(scope.range))),
     listAnnotations(src.db, site.id, { from: scope.range.from, to: scope.range.to }),
   ]);
   return { ...series, annotations: notes.map(({ id, date, text }) => ({ id, date, text })) };
 }
 
 export async function breakdown(src: QuerySources, site: Site, endpoint: BreakdownEndpoint, q: BreakdownQuery) {
-  const scope = await scopeFor(src, site, q);
-  return breakdownQuery(src.db, scope, q.dimension ?? BREAKDOWNS[endpoint][0], { limit: q.limit, page: q.page }, endpoint === 'pages');
+  const { filters, ...scope } = await scopeFor(src, site, q);
+  // A preset of the query API: the same stages and ranked breakdown POST /query runs for this shape.
+  return rankedReport(src.db, scope, breakdownPreset(q.dimension ?? BREAKDOWNS[endpoint][0], filters, { limit: q.limit, page: q.page }, endpoint === 'pages'));
 }
 
 export async function revenue(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {

@@ -1,5 +1,6 @@
 // /sites/{siteId}/funnels: list and analysis (funnels:read); create, update, delete (funnels:write).
 import { Elysia } from 'elysia';
+import { csvAnswers } from '../http/csv-response.ts';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
@@ -12,6 +13,7 @@ import { CommonQuery } from '../query/parse/common-query.ts';
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
     .use(auth)
+    .use(csvAnswers())
     .get('/', async ({ access }) => ok({ funnels: await funnels.listFunnels(ctx.db, access.site!.id) }), {
       scope: 'funnels:read',
       response: { 200: envelope(z.object({ funnels: z.array(FunnelSchema) })), ...errorResponses },

@@ -1,5 +1,6 @@
 // /sites/{siteId}/goals: list, stats, completions (goals:read); create, update, archive/unarchive (goals:write).
 import { Elysia } from 'elysia';
+import { csvAnswers } from '../http/csv-response.ts';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
@@ -16,6 +17,7 @@ const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 export const goalRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/goals', tags: ['Goals'] })
     .use(auth)
+    .use(csvAnswers())
     .get('/', async ({ access, query }) => ok({ goals: await goals.listGoals(ctx.db, access.site!.id, query.include_archived === 'true') }), {
       scope: 'goals:read',
       query: GoalListQuery,

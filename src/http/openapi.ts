@@ -6,7 +6,7 @@ import { z } from 'zod';
 const SPEC_PATH = '/api/v1/openapi.json';
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { unrepresentable: 'any', io });
 
-type Route = { method: string; path: string; hooks?: { body?: unknown } };
+type Route = { method: string; path: string; hooks?: { body?: unknown; detail?: { requestBody?: unknown } } };
 
 /**
  * The auth and rate-limit hooks run as custom `parse` functions (so 401/403/404/429 beat a 400 for
@@ -15,6 +15,13 @@ type Route = { method: string; path: string; hooks?: { body?: unknown } };
  */
 function fillJsonRequestBodies(doc: any, routes: Route[]) {
   for (const route of routes) {
+    // A route that checks its body itself (the query API) documents it in detail.requestBody, examples included.
+    const documented = route.hooks?.detail?.requestBody;
+    if (documented) {
+      const op = doc?.paths?.[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      if (op) op.requestBody = documented;
+      continue;
+    }
     const body = route.hooks?.body;
     if (!(body instanceof z.ZodType)) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');

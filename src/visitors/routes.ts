@@ -1,5 +1,6 @@
 // /sites/{siteId}/visitors: profile list and a visitor's timeline (visitors:read).
 import { Elysia } from 'elysia';
+import { csvAnswers } from '../http/csv-response.ts';
 import type { AppContext } from '../app-context.ts';
 import type { Auth } from '../module.ts';
 import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
@@ -10,6 +11,7 @@ import { visitorList, visitorTimeline } from './service.ts';
 export const visitorRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/visitors', tags: ['Visitors'] })
     .use(auth)
+    .use(csvAnswers())
     .get('/', async ({ access, query }) => ok(await visitorList(ctx.query, access.site!.id, query)), {
       scope: 'visitors:read',
       query: VisitorListQuery,

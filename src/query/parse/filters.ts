@@ -4,6 +4,7 @@ import type { Database } from '../../storage/database.ts';
 import { invalidQuery } from '../errors.ts';
 import { goalMatch, type MatchDef } from '../sql/goals-match.ts';
 import { DIMENSIONS, type Level } from './dimensions.ts';
+import type { FilterNode } from './filter-tree.ts';
 
 export const OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -12,7 +13,9 @@ export type Operator = (typeof OPERATORS)[number];
 export type Target =
   | { kind: 'column'; level: Level; column: string; onEveryEvent: boolean }
   | { kind: 'prop'; key: string }
-  | { kind: 'goal'; goals: MatchDef[] };
+  | { kind: 'goal'; goals: MatchDef[] }
+  /** A nested filter of the query API (and / or / not / has_done), compiled per table by sql/filter-tree-sql.ts. */
+  | { kind: 'tree'; node: FilterNode };
 
 export type Filter = { dimension: string; operator: Operator; values: string[]; target: Target };
 
@@ -72,10 +75,17 @@ export function parseFilters(raw: string | unknown[] | undefined): Filter[] {
 
 /** Regular expressions run in DuckDB (RE2 syntax): compile each once there so a bad one is a 400, not a 500. */
 async function checkRegex(db: Database, pattern: string, index: number) {
+  const why = await regexError(db, pattern);
+  if (why !== null) throw fail(`filter ${index}: invalid regular expression '${pattern}' (${why})`);
+}
+
+/** Why DuckDB cannot compile `pattern`, or null when it can. */
+export async function regexError(db: Database, pattern: string): Promise<string | null> {
   try {
     await db.query(`SELECT regexp_matches('', ?::VARCHAR) AS ok`, [pattern]);
+    return null;
   } catch (e) {
-    throw fail(`filter ${index}: invalid regular expression '${pattern}' (${String((e as Error).message).replace(/^.*Error: /, '')})`);
+    return String((e as Error).message).replace(/^.*Error: /, '');
   }
 }
 

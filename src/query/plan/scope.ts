@@ -4,7 +4,9 @@ import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import type { Range } from '../parse/period.ts';
 import type { Filter } from '../parse/filters.ts';
 import { conditions, isVisitLevel } from '../sql/filter-sql.ts';
-import { ident, sql, type Fragment } from '../../storage/sql.ts';
+import { and, ident, sql, type Fragment } from '../../storage/sql.ts';
+import type { FilterNode } from '../parse/filter-tree.ts';
+import { treeCondition, type Lookups } from '../sql/filter-tree-sql.ts';
 import { iso } from '../parse/calendar.ts';
 import { countedOn, type Metric, type MetricTable } from '../sql/metrics.ts';
 
@@ -25,14 +27,30 @@ const widened = (r: Range, before: boolean) => ({
   toUtc: before ? r.toUtc : iso(Date.parse(r.toUtc) + SLACK_MS),
 });
 
-const split = (filters: Filter[]) => ({ visit: filters.filter(isVisitLevel), event: filters.filter((f) => !isVisitLevel(f)) });
+const isTree = (f: Filter) => f.target.kind === 'tree';
+const split = (filters: Filter[]) => ({
+  visit: filters.filter(isVisitLevel),
+  event: filters.filter((f) => !isVisitLevel(f) && !isTree(f)),
+  tree: filters.flatMap((f) => (f.target.kind === 'tree' ? [f.target.node] : [])),
+});
+
+/** Nested filters (the query API's) on `on`, their other-level leaves looked up around the range. */
+function trees(s: Scope, nodes: FilterNode[], on: 'visits' | 'events'): Fragment {
+  const at: Lookups = {
+    visits: tableSource(s.files, 'visits', s.site.id, widened(s.range, true)),
+    events: tableSource(s.files, 'events', s.site.id, widened(s.range, false)),
+    eventsInRange: tableSource(s.files, 'events', s.site.id, s.range),
+  };
+  return and(nodes.map((n) => treeCondition(n, on, at)));
+}
 
 /** Visits that started in range and pass every filter (event-level ones: the visit holds a matching event). */
 export function visitsSource(s: Scope): Fragment {
-  const { visit, event } = split(s.filters);
+  const { visit, event, tree } = split(s.filters);
   const base = tableSource(s.files, 'visits', s.site.id, s.range);
   if (!s.filters.length) return base;
   let where = conditions(visit);
+  if (tree.length) where = sql`${where} AND ${trees(s, tree, 'visits')}`;
   if (event.length) {
     const ev = tableSource(s.files, 'events', s.site.id, widened(s.range, false));
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${ev} WHERE ${conditions(event)})`;
@@ -45,12 +63,13 @@ export function visitsSource(s: Scope): Fragment {
  * event's own column where that is the visit's value on every event, e.g. country or browser).
  */
 export function eventsSource(s: Scope, extra?: Fragment): Fragment {
-  const { visit: visitLevel, event } = split(s.filters);
+  const { visit: visitLevel, event, tree } = split(s.filters);
   const direct = visitLevel.filter((f) => f.target.kind === 'column' && f.target.onEveryEvent);
   const visit = visitLevel.filter((f) => !direct.includes(f));
   const base = tableSource(s.files, 'events', s.site.id, s.range);
   if (!s.filters.length && !extra) return base;
   let where = conditions([...event, ...direct]);
+  if (tree.length) where = sql`${where} AND ${trees(s, tree, 'events')}`;
   if (visit.length) {
     const vs = tableSource(s.files, 'visits', s.site.id, widened(s.range, true));
     where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit)})`;

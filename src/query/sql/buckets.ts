@@ -1,7 +1,7 @@
 // Chart intervals in the site's zone: the label of every bucket in a range (zero-filled by the caller)
 // and the SQL expression putting a UTC timestamp in its local bucket.
 import { invalidQuery } from '../errors.ts';
-import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc, wallClock } from '../parse/calendar.ts';
+import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc } from '../parse/calendar.ts';
 import type { Range } from '../parse/period.ts';
 import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 
@@ -64,24 +64,32 @@ export function bucketSql(interval: Interval, r: Range, column: string): Fragmen
 }
 
 /** A bucket start as its label: 'YYYY-MM-DD' (day; a week by its Monday; a month by its 1st) or 'YYYY-MM-DD HH:00:00'. */
+/** The strftime format of a bucket's label. */
+export const labelFormat = (interval: Interval) => FORMAT[interval];
+
 export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(make_timestamp(${frag(expr)}), ${FORMAT[interval]})`;
 
 /**
  * Every bucket label of the range, in order. Hours are walked as real instants, so a spring-forward day
  * has 23 buckets and the repeated hour of a fall-back day is one bucket.
  */
-export function bucketLabels(r: Range, interval: Interval): string[] {
+export function bucketLabels(r: Range, interval: Interval, max = MAX_BUCKETS): string[] {
   const out: string[] = [];
   const push = (label: string) => {
     if (out[out.length - 1] === label) return;
-    if (out.length >= MAX_BUCKETS) throw invalidQuery(`Invalid interval: '${interval}' gives more than ${MAX_BUCKETS} buckets for this range; choose a coarser interval`);
+    if (out.length >= max) throw invalidQuery(`Invalid interval: '${interval}' gives more than ${max} buckets for this range; choose a coarser interval`);
     out.push(label);
   };
   if (interval === 'hour') {
     const end = Date.parse(r.toUtc);
+    // The zone's offsets over the range, found once (formatting every hour in the zone costs ~14 ms for 90 days).
+    const changes = offsetChanges(Date.parse(r.fromUtc), end, r.timezone);
+    let k = 0;
     const label = (t: number) => {
-      const w = wallClock(t, r.timezone);
-      return `${w.date} ${w.hour}:00:00`;
+      while (k + 1 < changes.length && changes[k + 1]!.at <= t) k++;
+      while (k > 0 && changes[k]!.at > t) k--;
+      const local = new Date(t + changes[k]!.offset).toISOString();
+      return `${local.slice(0, 10)} ${local.slice(11, 13)}:00:00`;
     };
     // Start at the range's own first instant (local midnight is not a whole UTC hour in every zone);
     // the last instant closes a range that does not end on an hour (realtime).

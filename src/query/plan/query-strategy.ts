@@ -1,0 +1,46 @@
+// The planner's choice for a query-API query: the top-line totals, the chart's series, the ranked breakdown (reports/breakdown.ts: top-K ranking,
+// first-occurrence marks, entry-page completion) for one registry dimension with the breakdown metrics, the
+// flat filters and the breakdown order; else metrics counted in parts on their tables (sql/query-parts.ts).
+// The stats, charts and breakdown reports are presets of these kinds, so their answers and /query's are the same numbers.
+import type { ApiQuery } from '../parse/query-parse.ts';
+import type { ApiMetric } from '../parse/query-body.ts';
+import { flatFilters } from '../parse/filter-tree.ts';
+import type { Paging } from '../sql/paging.ts';
+import type { Interval } from '../sql/buckets.ts';
+
+/** What a ranked breakdown row carries (contract §8). */
+export const RANKED_METRICS: readonly ApiMetric[] = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration', 'percentage', 'time_on_page', 'scroll_depth'];
+
+/** What the top-line report counts (contract §8 stats) and what its chart counts per bucket. */
+export const TOTALS_METRICS: readonly ApiMetric[] = ['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration', 'events'];
+export const SERIES_METRICS: readonly ApiMetric[] = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'];
+
+export type Ranked = { kind: 'ranked'; dimension: string; paging: Paging; pageMetrics: boolean };
+export type Series = { kind: 'series'; interval: Interval };
+/**
+ * `totals`: no dimension, the top-line metrics (reports/aggregate.ts, visitors from the marks where they hold);
+ * `series`: time alone with every bucket, the chart's metrics (reports/charts.ts); `ranked`: a breakdown.
+ */
+export type Strategy = Ranked | Series | { kind: 'totals' } | { kind: 'parts' };
+
+export function strategyFor(q: Pick<ApiQuery, 'dimensions' | 'metrics' | 'filter' | 'orderBy' | 'limit' | 'offset' | 'include'>): Strategy {
+  const flat = flatFilters(q.filter) !== null;
+  const only = (allowed: readonly ApiMetric[]) => q.metrics.every((m) => allowed.includes(m));
+  if (!q.dimensions.length && flat && only(TOTALS_METRICS)) return { kind: 'totals' };
+  const time = q.dimensions[0];
+  if (q.dimensions.length === 1 && time?.kind === 'time' && flat && only(SERIES_METRICS) && q.include.timeLabels && !q.include.comparison
+    && q.offset === 0 && (q.orderBy.length === 0 || (q.orderBy.length === 1 && q.orderBy[0]!.key === time.name && !q.orderBy[0]!.desc))) {
+    return { kind: 'series', interval: time.interval };
+  }
+  if (q.include.comparison) return { kind: 'parts' };
+  const [d, ...more] = q.dimensions;
+  if (!d || more.length || d.kind !== 'column') return { kind: 'parts' };
+  if (!q.metrics.every((m) => RANKED_METRICS.includes(m))) return { kind: 'parts' };
+  if (flatFilters(q.filter) === null) return { kind: 'parts' };
+  // The ranked order is visitors descending (ties: pageviews, then the value): /query's default when visitors come first.
+  const byVisitors = q.orderBy.length === 1 && q.orderBy[0]!.key === 'visitors' && q.orderBy[0]!.desc;
+  const defaultOrder = byVisitors || (q.orderBy.length === 0 && q.metrics[0] === 'visitors');
+  if (!defaultOrder || q.offset % q.limit !== 0) return { kind: 'parts' };
+  const pageMetrics = q.metrics.includes('time_on_page') || q.metrics.includes('scroll_depth');
+  return { kind: 'ranked', dimension: d.dim.name, paging: { page: q.offset / q.limit + 1, limit: q.limit }, pageMetrics };
+}

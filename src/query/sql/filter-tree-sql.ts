@@ -1,0 +1,35 @@
+// A nested filter (parse/filter-tree.ts) as a WHERE fragment over visits or over events. Each leaf is tested
+// where it lives (contract §7): on the row itself when it is of the row's level (or a visit attribute every
+// event carries), else through the visit or event it belongs to; has_done asks for the visitor.
+import { sql, type Fragment } from '../../storage/sql.ts';
+import type { FilterNode } from '../parse/filter-tree.ts';
+import { condition, isVisitLevel } from './filter-sql.ts';
+
+/** The unfiltered relations a leaf of the other level is looked up in (around the range: parse/scope.ts). */
+export type Lookups = { visits: Fragment; events: Fragment; eventsInRange: Fragment };
+
+export function treeCondition(n: FilterNode, on: 'visits' | 'events', at: Lookups): Fragment {
+  switch (n.op) {
+    case 'and':
+    case 'or': {
+      const parts = n.children.map((c) => sql`(${treeCondition(c, on, at)})`);
+      return parts.reduce((a, b) => sql`${a} ${n.op === 'and' ? sql`AND` : sql`OR`} ${b}`);
+    }
+    case 'not':
+      return sql`NOT coalesce((${treeCondition(n.child, on, at)}), false)`;
+    case 'has_done':
+    case 'has_not_done': {
+      const did = sql`visitor_id IN (SELECT visitor_id FROM ${at.eventsInRange} WHERE ${treeCondition(n.child, 'events', at)})`;
+      return n.op === 'has_done' ? did : sql`NOT coalesce(${did}, false)`;
+    }
+    case 'leaf': {
+      const f = n.filter;
+      const visitLevel = isVisitLevel(f);
+      const direct = on === 'visits' ? visitLevel : !visitLevel || (f.target.kind === 'column' && f.target.onEveryEvent);
+      if (direct) return sql`coalesce(${condition(f)}, false)`;
+      return on === 'visits'
+        ? sql`visit_id IN (SELECT visit_id FROM ${at.events} WHERE ${condition(f)})`
+        : sql`visit_id IN (SELECT visit_id FROM ${at.visits} WHERE ${condition(f)})`;
+    }
+  }
+}

@@ -1,0 +1,216 @@
+// SQL of the query API: metrics × dimensions over a scope, as one statement. Each metric is counted on the
+// table it lives on (contract §7: visit metrics on visits, event metrics on events), in "parts" grouped by
+// the same dimension columns d0…d2 and joined on them. Dimension columns come from the registry only; a
+// property key and goal names are bound parameters.
+import { tableSource } from '../../storage/sources.ts';
+import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
+import type { Scope } from '../plan/scope.ts';
+import type { Plan } from '../plan/planner.ts';
+import type { ApiMetric } from '../parse/query-body.ts';
+import { isEventDim, type QueryDim } from '../parse/query-dimensions.ts';
+import type { SiteGoal } from '../parse/filter-tree.ts';
+import { anyGoalCondition, goalMatch, matchCondition, type MatchDef } from './goals-match.ts';
+import { bucketSql, labelFormat } from './buckets.ts';
+import { iso } from '../parse/calendar.ts';
+
+/** How one query is counted: its scope's plan, dimensions, metrics, the goals of an event:goal dimension, the goals conversions count. */
+export type PartsInput = {
+  plan: Plan;
+  dims: QueryDim[];
+  metrics: ApiMetric[];
+  goals: SiteGoal[];
+  conversionGoals: MatchDef[] | null;
+  /** The plan of the same scope without its goal filters: the denominator of conversion_rate. */
+  denominator?: Plan;
+};
+
+/** Raw columns a query's rows carry, from which query-run.ts finishes every metric. */
+export type RawColumn = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounce_rate' | 'visit_duration' | 'time_on_page' | 'scroll_depth'
+  | 'revenue' | 'orders' | 'conversions' | 'exits' | 'denominator';
+
+/** Which relation a dimension is read from: visits, events, the engaged page of events, or visits by exit page. */
+type On = 'visits' | 'events' | 'engaged' | 'exits';
+
+const DAY_MS = 86_400_000;
+const visitLookup = (s: Scope) => tableSource(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
+
+function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
+  // Grouped on the integer bucket; labelled once per group (labelled()).
+  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts');
+  if (d.kind === 'prop') return sql`coalesce(props[${d.key}], '(none)')`;
+  if (d.kind === 'goal') return frag('goal_name');
+  const dim = d.dim;
+  let col = dim.column;
+  if (on === 'visits' || on === 'exits') col = dim.name === 'page' ? (on === 'exits' ? 'exit_page' : 'entry_page') : dim.level === 'event' ? dim.companion! : dim.column;
+  // Engagement is of the page the row names (entry and exit pages included, as the pages report counts it).
+  else if (on === 'engaged' && ['page', 'entry_page', 'exit_page', 'hostname'].includes(dim.name)) col = dim.name === 'hostname' ? 'engaged_hostname' : 'engaged_path';
+  else if (dim.level === 'visit' && !dim.onEveryEvent) col = `vd_${dim.column}`;
+  return sql`coalesce(${ident(col)}, ${dim.none})`;
+}
+
+const dimNames = (dims: QueryDim[], only?: (d: QueryDim) => boolean) => dims.flatMap((d, i) => (!only || only(d) ? [`d${i}`] : []));
+
+/** `SELECT <dims as d0…>, <aggregates> FROM rel GROUP BY …` (no GROUP BY without dimensions: one row). */
+function grouped(rel: Fragment, dims: QueryDim[], on: On, s: Scope, aggregates: string[], where?: Fragment): Fragment {
+  const ds = dims.map((d) => sql`${dimExpr(d, on, s)} AS ${frag(`d${dims.indexOf(d)}`)}`);
+  const cols = join([...ds, frag(aggregates.join(', '))], ', ');
+  const grp = dims.length ? frag(` GROUP BY ${dims.map((_, i) => i + 1).join(', ')}`) : frag('');
+  return sql`SELECT ${cols} FROM ${rel}${where ? sql` WHERE ${where}` : frag('')}${grp}`;
+}
+
+/**
+ * The scope's events with what the dimensions need beside their own columns: the visit's attributes that
+ * not every event carries (vd_<column>), and for event:goal one row per goal each event completes.
+ */
+function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
+  const s = plan.scope;
+  let rel = plan.events();
+  const looked = dims.flatMap((d) => (d.kind === 'column' && d.dim.level === 'visit' && !d.dim.onEveryEvent ? [d.dim.column] : []));
+  if (looked.length) {
+    const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
+    rel = sql`(SELECT e.*, v.* EXCLUDE (visit_id) FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
+  }
+  if (dims.some((d) => d.kind === 'goal')) {
+    if (!goals.length) return sql`(SELECT *, NULL::VARCHAR AS goal_name FROM ${rel} WHERE false)`;
+    const names = join(goals.map((g) => sql`CASE WHEN ${matchCondition(goalMatch(g))} THEN ${g.name} END`), ', ');
+    rel = sql`(SELECT * FROM (SELECT *, unnest([${names}]) AS goal_name FROM ${rel}) WHERE goal_name IS NOT NULL)`;
+  }
+  return rel;
+}
+
+/** One row per order (an order_id counts at its first occurrence, also before the range), site currency only. */
+function ordersRel(plan: Plan, rel: Fragment, byGoal: boolean): Fragment {
+  const s = plan.scope;
+  const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${s.site.id} AND ts < ${s.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
+  const part = frag(byGoal ? 'order_id, goal_name' : 'order_id');
+  return sql`(SELECT * FROM (SELECT * FROM ${rel} WHERE revenue IS NOT NULL AND (order_id IS NULL OR order_id NOT IN (${earlier}))
+      QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY ${part} ORDER BY ts) = 1)
+    WHERE coalesce(upper(currency), ${s.site.currency}) = ${s.site.currency})`;
+}
+
+/** The raw columns `metrics` need (derived metrics need their parts). */
+export function rawColumns(metrics: ApiMetric[]): Set<RawColumn> {
+  const need = new Set<RawColumn>();
+  for (const m of metrics) {
+    if (m === 'views_per_visit') need.add('pageviews').add('visits');
+    else if (m === 'percentage') need.add('visitors');
+    else if (m === 'average_order_value') need.add('revenue').add('orders');
+    else if (m === 'conversion_rate') need.add('visitors').add('denominator');
+    else if (m === 'exit_rate') need.add('exits').add('pageviews');
+    else need.add(m);
+  }
+  return need;
+}
+
+/** The visitors a row's percentage is of: the scope's, counted on the table the rows are (as the reports do). */
+export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
+  return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${dims.some(isEventDim) ? plan.events() : plan.visits()}`;
+}
+
+/**
+ * A part of the answer: its SQL and the dimension columns it groups by. A part that `decorates` adds figures
+ * to the rows the others found (a page's engagement, exits, a conversion rate's denominator) and no row of its own.
+ */
+export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
+
+/** A part with its time column (an integer bucket while grouping) as the bucket's label. */
+function labelled(part: Part, dims: QueryDim[]): Part {
+  const t = dims.findIndex((d) => d.kind === 'time');
+  const d = dims[t];
+  if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
+  return { ...part, sql: sql`SELECT * REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+}
+
+/** Every part of the query, the ones finding rows first. */
+export function queryParts(q: PartsInput): Part[] {
+  return partsOf(q).map((p) => labelled(p, q.dims));
+}
+
+function partsOf(q: PartsInput): Part[] {
+  const { plan, dims } = q;
+  const s = plan.scope;
+  const need = rawColumns(q.metrics);
+  const eventHome = dims.some(isEventDim);
+  const visitColumns = dims.some((d) => d.kind === 'column' && d.dim.level === 'visit');
+  const all = dimNames(dims);
+  const parts: Part[] = [];
+  const events = () => eventsRel(plan, dims, q.goals);
+
+  // Visitors and visits on the home table; pageviews and events too where grouped by a visit attribute.
+  // With event dimensions the home table is the events, counted in one pass with the event metrics below.
+  const home: string[] = [];
+  const ev: string[] = [];
+  if (eventHome) {
+    if (need.has('visitors')) ev.push('count(DISTINCT visitor_id) AS visitors');
+    if (need.has('visits')) ev.push('count(DISTINCT visit_id) AS visits');
+  } else {
+    if (need.has('visitors')) home.push('count(DISTINCT visitor_id) AS visitors');
+    if (need.has('visits')) home.push('count(*) AS visits');
+    if (need.has('bounce_rate')) home.push('100 * avg(is_bounce::INTEGER) AS bounce_rate');
+    if (need.has('visit_duration')) home.push('avg(duration) AS visit_duration');
+    if (visitColumns && need.has('pageviews')) home.push('sum(pageviews) AS pageviews');
+    if (visitColumns && need.has('events')) home.push('sum(events) AS events');
+  }
+  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home), dims: all });
+
+  // Counted on the events: pageviews and events (unless on visits above), conversions.
+  if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(`count(*) FILTER (WHERE event_type = 'pageview') AS pageviews`);
+  if (need.has('events') && (eventHome || !visitColumns)) ev.push('count(*) AS events');
+  let conv: Fragment | null = null;
+  if (need.has('conversions')) {
+    if (dims.some((d) => d.kind === 'goal')) ev.push('count(*) AS conversions');
+    else conv = anyGoalCondition(q.conversionGoals ?? []);
+  }
+  if (ev.length === 1 && !conv && home.length && ev[0]!.endsWith(' AS pageviews')) {
+    // Pageviews alone beside the visits' rows (a series): read only the pageviews.
+    parts.push({ sql: grouped(events(), dims, 'events', s, ['count(*) AS pageviews'], frag(`event_type = 'pageview'`)), dims: all });
+  } else if (ev.length || conv) {
+    const aggs = conv ? join([frag(ev.join(', ')), sql`count(*) FILTER (WHERE ${conv}) AS conversions`].filter((f) => f.sql), ', ') : frag(ev.join(', '));
+    const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
+    const grp = dims.length ? frag(` GROUP BY ${dims.map((_, i) => i + 1).join(', ')}`) : frag('');
+    parts.push({ sql: sql`SELECT ${join([...ds, aggs], ', ')} FROM ${events()}${grp}`, dims: all });
+  }
+
+  // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages
+  // report counts them; with other event dimensions (name, type, goal, props), of the visits holding a matching event.
+  if (eventHome && (need.has('bounce_rate') || need.has('visit_duration'))) {
+    const quality = ['100 * avg(is_bounce::INTEGER) AS bounce_rate', 'avg(duration) AS visit_duration'];
+    if (dims.every((d) => !isEventDim(d) || (d.kind === 'column' && d.dim.companion !== undefined))) {
+      parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, quality), dims: all, decorates: true });
+    } else {
+      const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
+      const inner = sql`SELECT DISTINCT ${join([...ds, frag('visit_id')], ', ')} FROM ${events()}`;
+      const rel = sql`(SELECT g.*, v.is_bounce, v.duration FROM (${inner}) g JOIN (SELECT visit_id, is_bounce, duration FROM ${visitLookup(s)}) v USING (visit_id))`;
+      const grp = dims.length ? frag(` GROUP BY ${all.join(', ')}`) : frag('');
+      parts.push({ sql: sql`SELECT ${frag([...all, ...quality].join(', '))} FROM ${rel}${grp}`, dims: all, decorates: true });
+    }
+  }
+
+  // Time on page and scroll depth: the reports about a page arrive on the next pageview, which stores the page as engaged_path.
+  if (need.has('time_on_page') || need.has('scroll_depth')) {
+    parts.push({
+      sql: grouped(events(), dims, 'engaged', s, ['avg(time_on_page) AS time_on_page', 'avg(scroll_depth) AS scroll_depth'], frag('engaged_path IS NOT NULL')),
+      dims: all,
+      decorates: true,
+    });
+  }
+
+  if (need.has('revenue') || need.has('orders')) {
+    parts.push({ sql: grouped(ordersRel(plan, events(), dims.some((d) => d.kind === 'goal')), dims, 'events', s, ['sum(revenue)::DOUBLE AS revenue', 'count(*) AS orders']), dims: all });
+  }
+
+  // Visits leaving on the page (event:page ↦ the visits' exit page).
+  if (need.has('exits')) parts.push({ sql: grouped(plan.visits(), dims, 'exits', s, ['count(*) AS exits']), dims: all, decorates: true });
+
+  // Conversion rate: converting visitors over the visitors of the row without the goal (or of the scope, for event:goal).
+  if (need.has('denominator')) {
+    const den = q.denominator ?? plan;
+    const rest = dims.filter((d) => d.kind !== 'goal');
+    const restHome = rest.some(isEventDim);
+    const rel = restHome ? eventsRel(den, rest, q.goals) : den.visits();
+    const ds = rest.map((d) => sql`${dimExpr(d, restHome ? 'events' : 'visits', den.scope)} AS ${frag(`d${dims.indexOf(d)}`)}`);
+    const grp = rest.length ? frag(` GROUP BY ${rest.map((_, i) => i + 1).join(', ')}`) : frag('');
+    parts.push({ sql: sql`SELECT ${join([...ds, frag('count(DISTINCT visitor_id) AS denominator')], ', ')} FROM ${rel}${grp}`, dims: dimNames(dims, (d) => d.kind !== 'goal'), decorates: true });
+  }
+  return parts;
+}
