@@ -11,6 +11,7 @@ import { Serial } from '../src/storage/serial.ts';
 import { importEvents } from '../src/ingest/import.ts';
 import { Compactor } from '../src/storage/compaction.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
+import { migrate } from '../src/storage/migrate.ts';
 
 export type StoreMeta = { orgId: string; siteId: string; token: string; events: number };
 
@@ -77,6 +78,8 @@ export async function prepareStore(events: number, fresh = false): Promise<Store
 export async function compactStore(events: number) {
   const dir = storeDir(events);
   const db = await Database.open(dir, 4, '4GB');
+  // A store built by an older Tern gets the schema the Compactor expects (the server would migrate it at start).
+  await migrate(db);
   const manifest = new ParquetManifest(dir);
   await manifest.load(db);
   const t0 = performance.now();
