@@ -26,6 +26,7 @@ import { KeyUsage } from './keys/service.ts';
 import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
+import { webModule } from './web/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 
 /** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
@@ -41,6 +42,7 @@ const modules = (): Module[] => [
   annotationsModule,
   visitorsModule,
   trackerModule(),
+  webModule(),
 ];
 
 function createApp(ctx: AppContext, features: Module[]) {
