@@ -7,15 +7,18 @@ import { api, org } from '../../state/session.ts';
 
 export const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'CNY', 'INR', 'BRL', 'MXN', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'NZD', 'SGD', 'HKD', 'KRW', 'ZAR'];
 
-export const timeZones = (): string[] => {
-  try {
-    return (Intl as any).supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-};
-
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Every IANA zone the browser knows, with UTC and the browser's own zone always present. */
+export const timeZones = (): string[] => {
+  let zones: string[] = [];
+  try {
+    zones = (Intl as any).supportedValuesOf('timeZone');
+  } catch {
+    // Older browsers: UTC and the browser's zone below.
+  }
+  return [...new Set(['UTC', browserZone(), ...zones])].sort();
+};
 
 export function NewSitePage() {
   const o = org.value!;
@@ -23,6 +26,7 @@ export function NewSitePage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const zones = timeZones();
+  const [zone, setZone] = useState(browserZone());
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
@@ -66,7 +70,7 @@ export function NewSitePage() {
         </div>
         <div class="field">
           <label for="timezone">Time zone</label>
-          <select id="timezone" name="timezone" defaultValue={browserZone()}>{zones.map((z) => <option value={z} selected={z === browserZone()}>{z}</option>)}</select>
+          <select id="timezone" name="timezone" value={zone} onChange={(e) => setZone(e.currentTarget.value)}>{zones.map((z) => <option value={z}>{z}</option>)}</select>
           <div class="hint">Days and hours of the reports follow it.</div>
         </div>
         <div class="field">
