@@ -4,6 +4,7 @@ import { LoginPage } from './pages/login/login-page.tsx';
 import { RegisterPage } from './pages/register/register-page.tsx';
 import { SitesPage } from './pages/sites/sites-page.tsx';
 import { NewSitePage } from './pages/sites/new-site-page.tsx';
+import { SitePage } from './pages/site/site-page.tsx';
 
 export type Route = { pattern: RegExp; page: ComponentType<{ params: string[] }>; auth: boolean; chrome?: boolean };
 
@@ -12,6 +13,7 @@ export const ROUTES: Route[] = [
   { pattern: /^\/register$/, page: RegisterPage, auth: false, chrome: false },
   { pattern: /^\/(?:sites\/?)?$/, page: SitesPage, auth: true },
   { pattern: /^\/sites\/new$/, page: NewSitePage, auth: true },
+  { pattern: /^\/sites\/([^/]+)$/, page: SitePage, auth: true },
 ];
 
 export function match(path: string): { route: Route; params: string[] } | undefined {

@@ -35,11 +35,9 @@ const TYPES: Record<string, string> = {
 
 const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 
-/** Chunks an ES module imports statically ("./x.js" not inside import(...)): they load with it, so they are preloaded. */
+/** Chunks an ES module imports statically (`from"./x.js"`, `import"./x.js"`): they load with it, so they are preloaded. */
 function staticImports(code: string): string[] {
-  const out: string[] = [];
-  for (const m of code.matchAll(/(import\(\s*)?["']\.\/([\w.-]+\.js)["']/g)) if (!m[1]) out.push(m[2]);
-  return out;
+  return [...code.matchAll(/\b(?:from|import)\s*["']\.\/([\w.-]+\.js)["']/g)].map((m) => m[1]!);
 }
 
 function manifestOf(dir: string): Manifest {

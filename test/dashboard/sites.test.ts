@@ -94,4 +94,4 @@ describe('account and sites pages', () => {
     await page.waitForURL(`${server.url}/sites/new`);
     expect(app.errors.filter((e) => !e.includes('401'))).toEqual([]);
   }, 90_000);
-}, 60_000);
+});

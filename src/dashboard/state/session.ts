@@ -4,7 +4,7 @@ import { computed, signal } from '@preact/signals';
 import { createClient } from '../api/client.ts';
 import type { Me } from '../api/types.ts';
 import { loc, navigate } from '../router.ts';
-import { rememberToken, storedToken } from './token.ts';
+import { markSignedIn, maybeSignedIn, rememberToken, storedToken } from './token.ts';
 
 export const me = signal<Me | null | undefined>(undefined);
 
@@ -19,6 +19,7 @@ export function loginUrl(): string {
 export const api = createClient({
   bearer: storedToken,
   onUnauthorized: () => {
+    markSignedIn(false);
     if (me.value === null) return;
     me.value = null;
     if (!['/login', '/register'].includes(loc.value.path)) navigate(loginUrl(), { replace: true });
@@ -26,11 +27,23 @@ export const api = createClient({
 });
 
 export async function refreshMe(): Promise<void> {
+  if (!maybeSignedIn()) {
+    me.value = null;
+    return;
+  }
   try {
     me.value = await api.auth.me();
+    markSignedIn(true);
   } catch {
     me.value = null;
   }
+}
+
+/** After login or registration: the server set the cookie (or, before the cookie, answered with a token). */
+export async function signedIn(token: string | undefined): Promise<void> {
+  rememberToken(token);
+  markSignedIn(true);
+  await refreshMe();
 }
 
 export async function logout(): Promise<void> {
@@ -38,6 +51,7 @@ export async function logout(): Promise<void> {
     await api.auth.logout();
   } finally {
     rememberToken(undefined);
+    markSignedIn(false);
     me.value = null;
     navigate('/login', { replace: true });
   }

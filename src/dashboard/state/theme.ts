@@ -17,6 +17,10 @@ export const theme = signal<ThemeChoice>(stored());
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
 
+/** Bumped when the OS theme changes, so canvas charts (which read colours once) redraw. */
+export const systemTheme = signal(dark.matches);
+dark.addEventListener('change', () => (systemTheme.value = dark.matches));
+
 /** The theme actually shown. */
 export const effectiveTheme = (): 'light' | 'dark' => (theme.value === 'system' ? (dark.matches ? 'dark' : 'light') : theme.value);
 

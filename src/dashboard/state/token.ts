@@ -18,3 +18,26 @@ export function storedToken(): string | undefined {
     return undefined;
   }
 }
+
+const HINT = 'tern-signed-in';
+
+/**
+ * Whether this browser signed in and has not signed out: the HttpOnly cookie cannot be seen from script, and
+ * asking /auth/me without one only produces a 401 (and a console error) on every visit to /login.
+ */
+export function maybeSignedIn(): boolean {
+  try {
+    return localStorage.getItem(HINT) === '1' || !!storedToken();
+  } catch {
+    return true;
+  }
+}
+
+export function markSignedIn(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(HINT, '1');
+    else localStorage.removeItem(HINT);
+  } catch {
+    // Without storage every visit asks /auth/me.
+  }
+}

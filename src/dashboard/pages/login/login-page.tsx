@@ -3,8 +3,7 @@ import { useState } from 'preact/hooks';
 import { explain } from '../../api/client.ts';
 import { Brand } from '../../components/brand.tsx';
 import { loc, navigate } from '../../router.ts';
-import { api, refreshMe } from '../../state/session.ts';
-import { rememberToken } from '../../state/token.ts';
+import { api, signedIn } from '../../state/session.ts';
 
 /** Only same-origin paths: an open redirect through ?next= would help phishing. */
 export function nextPath(): string {
@@ -21,8 +20,7 @@ export function LoginPage() {
     setBusy(true);
     setError('');
     try {
-      rememberToken((await api.auth.login(String(f.get('email')), String(f.get('password')))).token);
-      await refreshMe();
+      await signedIn((await api.auth.login(String(f.get('email')), String(f.get('password')))).token);
       navigate(nextPath(), { replace: true });
     } catch (err) {
       setError(explain(err));

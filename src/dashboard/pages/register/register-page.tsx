@@ -3,8 +3,7 @@ import { useState } from 'preact/hooks';
 import { explain } from '../../api/client.ts';
 import { Brand } from '../../components/brand.tsx';
 import { loc, navigate } from '../../router.ts';
-import { api, refreshMe } from '../../state/session.ts';
-import { rememberToken } from '../../state/token.ts';
+import { api, signedIn } from '../../state/session.ts';
 import { nextPath } from '../login/login-page.tsx';
 
 export function RegisterPage() {
@@ -17,8 +16,7 @@ export function RegisterPage() {
     setError('');
     try {
       const name = String(f.get('name') ?? '').trim();
-      rememberToken((await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined)).token);
-      await refreshMe();
+      await signedIn((await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined)).token);
       const next = nextPath();
       navigate(next === '/' ? '/sites/new' : next, { replace: true });
     } catch (err) {
