@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { authPlugin } from './http/auth.ts';
 import { openapiPlugin } from './http/openapi.ts';
+import { docsRoutes } from './http/docs-page.ts';
 import { healthRoutes } from './http/health.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -28,6 +29,7 @@ import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { webModule } from './web/module.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
+import { sharesModule } from './shares/module.ts';
 
 /** Every feature, in start order, fresh per server. Add a module here; nothing else in this file needs to change. */
 const modules = (): Module[] => [
@@ -41,6 +43,7 @@ const modules = (): Module[] => [
   funnelsModule,
   annotationsModule,
   visitorsModule,
+  sharesModule,
   trackerModule(),
   webModule(),
 ];
@@ -50,6 +53,7 @@ function createApp(ctx: AppContext, features: Module[]) {
   let app = new Elysia()
     .use(errorHandler)
     .use(openapiPlugin())
+    .use(docsRoutes())
     .use(healthRoutes);
   for (const m of features) if (m.routes) app = app.use(m.routes(ctx, auth)) as any;
   return app;

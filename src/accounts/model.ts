@@ -14,15 +14,18 @@ export const RegisterBody = z.object({
   email: z.email().max(254),
   password: z.string().min(8).max(1024),
   name: z.string().min(1).max(200).optional(),
+  cookie: z.boolean().optional().describe('true: the session goes into the HttpOnly `tern_session` cookie and the body leaves out `token`'),
 });
 
 export const LoginBody = z.object({
   email: z.string().min(1).max(254),
   password: z.string().min(1).max(1024),
+  cookie: z.boolean().optional().describe('true: the session goes into the HttpOnly `tern_session` cookie and the body leaves out `token`'),
 });
 
-export const RegisterResult = z.object({ user: UserSchema, organization: OrganizationSchema, token: z.string(), expires_at: z.string() });
-export const LoginResult = z.object({ user: UserSchema, token: z.string(), expires_at: z.string() });
+const SessionToken = z.string().optional().describe('The session token; absent when it was set as the `tern_session` cookie');
+export const RegisterResult = z.object({ user: UserSchema, organization: OrganizationSchema, token: SessionToken, expires_at: z.string() });
+export const LoginResult = z.object({ user: UserSchema, token: SessionToken, expires_at: z.string() });
 export const MeResult = z.object({
   user: UserSchema,
   organizations: z.array(z.object({ id: z.string(), name: z.string(), plan: PlanSchema, role: z.string() })),

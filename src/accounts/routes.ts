@@ -7,6 +7,7 @@ import { ipLimitHooks } from '../http/ip-limit.ts';
 import { decoyHash } from '../security/passwords.ts';
 import { userOf } from '../http/auth.ts';
 import { endSession } from './sessions.ts';
+import { cameOverHttps, clearSessionCookie, setSessionCookie } from '../http/session-cookie.ts';
 import { LoginBody, LoginResult, MeResult, RegisterBody, RegisterResult } from './model.ts';
 import * as accounts from './service.ts';
 import { z } from 'zod';
@@ -15,19 +16,29 @@ export const accountRoutes = (ctx: AppContext, auth: Auth) => {
   const limited = ipLimitHooks(ctx.limiters.auth, ctx.config.trustProxy);
   // Pay for the decoy hash now, not on the first login with an unknown email.
   void decoyHash();
+  /** With `cookie: true` the token travels in the HttpOnly cookie only: no page script ever holds it. */
+  const answer = <T extends { token: string }>(result: T, cookie: boolean | undefined, request: Request, set: { headers: Record<string, any> }) => {
+    if (!cookie) return ok(result);
+    set.headers['set-cookie'] = setSessionCookie(result.token, cameOverHttps(request, ctx.config.trustProxy));
+    const { token: _, ...rest } = result;
+    return ok(rest);
+  };
   return new Elysia({ prefix: '/api/v1/auth', tags: ['Auth'] })
     .use(auth)
-    .post('/register', async ({ body, set }) => {
+    .post('/register', async ({ body, set, request }) => {
+      const result = await accounts.register(ctx.db, ctx.config, body);
       set.status = 201;
-      return ok(await accounts.register(ctx.db, ctx.config, body));
+      return answer(result, body.cookie, request, set);
     }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization', security: [] } })
-    .post('/login', async ({ body }) => ok(await accounts.login(ctx.db, body)),
+    .post('/login', async ({ body, set, request }) => answer(await accounts.login(ctx.db, body), body.cookie, request, set),
       { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token', security: [] } })
-    .post('/logout', async ({ access }) => {
+    .post('/logout', async ({ access, set, request }) => {
       userOf(access);
-      await endSession(ctx.db, (access.principal as { token: string }).token);
+      const session = access.principal as { token: string; via: string };
+      await endSession(ctx.db, session.token);
+      if (session.via === 'cookie') set.headers['set-cookie'] = clearSessionCookie(cameOverHttps(request, ctx.config.trustProxy));
       return ok({});
-    }, { session: true, response: { 200: envelope(z.object({})), ...errorResponses }, detail: { summary: 'End this session at once' } })
+    }, { session: true, response: { 200: envelope(z.object({})), ...errorResponses }, detail: { summary: 'End this session at once (and clear the `tern_session` cookie when it came from there)' } })
     .get('/me', async ({ access }) => ok(await accounts.me(ctx.db, userOf(access))),
       { session: true, response: { 200: envelope(MeResult), ...errorResponses }, detail: { summary: 'The signed-in user and their organizations' } });
 };

@@ -1,4 +1,4 @@
-// OpenAPI 3 document generated from the routes' zod schemas, at /api/v1/openapi.json, with a reference page at /docs.
+// OpenAPI 3 document generated from the routes' zod schemas, at /api/v1/openapi.json (the reference page at /docs is docs-page.ts).
 import { Elysia } from 'elysia';
 import { openapi } from '@elysiajs/openapi';
 import { z } from 'zod';
@@ -36,18 +36,16 @@ export const openapiPlugin = () => {
     })
     .use(
       openapi({
-        path: '/docs',
+        // No page from the plugin: it loads its script from a CDN. docs-page.ts serves our own copy.
+        provider: null,
         specPath: SPEC_PATH,
         // /tracker.js looks like a static file, which the plugin skips by default; it is part of the API.
         exclude: { staticFile: false },
-        // The page is /docs, so a relative spec URL would resolve against "/"; be explicit.
-        scalar: { url: SPEC_PATH } as any,
         mapJsonSchema: { zod: (schema: z.ZodType) => toJsonSchema(schema, 'output') },
         documentation: {
           info: {
             title: 'Tern API',
             version: '1.0.0',
-            // No double quotes here: the reference page puts this text into an HTML attribute verbatim.
             description:
               'Self-hosted web analytics. Data endpoints take an API key (`Authorization: Bearer sk_live_…`) holding the listed scope, ' +
               "or an organization member's session token. A success body is `{success: true, data: …}`; an error body holds one string field, `error`. " +

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import { ApiError } from '../http/errors.ts';
 import type { DashboardBuild, WebAsset } from './bundle.ts';
-import { pageHeaders } from './page-headers.ts';
+import { pageHeaders } from '../http/page-headers.ts';
 
 /** URL prefixes the SPA's router owns (src/dashboard/router.ts); anything else keeps the API's JSON 404. */
 export const APP_PATHS = ['/', '/login', '/register', '/sites', '/sites/*', '/settings/*', '/share/*'];
