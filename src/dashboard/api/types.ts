@@ -35,6 +35,6 @@ export type TimelineEvent = {
   country: string | null; browser: string | null; os: string | null; device: string | null;
 };
 export type ApiKey = { id: string; name: string; scopes: string[]; key_preview: string; created_at: string; expires_at: string | null; last_used_at?: string | null; status?: string; key?: string };
-export type SharedLink = { id: string; name: string; token?: string; url: string; has_password: boolean; created_at: string };
+export type SharedLink = { id: string; name: string | null; token?: string; url?: string; token_preview?: string; has_password: boolean; created_at: string };
 export type ShareInfo = { site: Pick<Site, 'id' | 'name' | 'domain' | 'timezone' | 'currency'>; organization_id: string; password_required: boolean };
 export type Filter = { dimension: string; operator: 'is' | 'is_not' | 'contains' | 'not_contains' | 'matches' | 'not_matches'; value: string };

@@ -1,12 +1,12 @@
 // A dialog: focus moves in and is trapped (Tab cycles inside), Esc and the backdrop close it, focus returns after.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     const box = ref.current!;
     (box.querySelector<HTMLElement>('[autofocus], input, select') ?? box.querySelector<HTMLElement>(FOCUSABLE) ?? box).focus();

@@ -62,8 +62,8 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
     <div class="dashboard">
       <TopBar scope={scope} view={view} today={today} sites={sites} />
       <FilterBar view={view} goals={goals.data?.goals} />
-      <MetricCards stats={stats.data} view={view} goal={goalStat} revenue={revenue.data} currency={site.currency} error={stats.error} />
-      <section class="card chart-card" aria-label="Chart">
+      <MetricCards stats={stats.data} view={view} goal={goalStat} revenue={revenue.data} currency={site.currency} error={stats.error} busy={stats.loading || revenue.loading || goalStats.loading} />
+      <section class="card chart-card" aria-label="Chart" aria-busy={chart.loading || cmpChart.loading || cmpRevenue.loading ? 'true' : undefined}>
         <div class="chart-head">
           <h2 class="sr-only">Chart</h2>
           <div class="tabs" role="group" aria-label="Interval">
@@ -71,11 +71,11 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
           </div>
         </div>
         {chart.error && <div class="panel-msg panel-error" role="alert">{chart.error}</div>}
-        {!chart.error && !series && <div class="chart-skeleton skeleton" aria-busy="true" />}
+        {!chart.error && !series && <div class="chart-skeleton skeleton" />}
         {series && chart.data && (
           <MainChart series={series} metric={view.metric} interval={chart.data.interval} annotations={chart.data.annotations} currency={site.currency}
             comparing={view.compare !== 'off' && !!cmpChart.data}
-            onZoom={(i, j) => { const r = daysOf(series.dates, chart.data!.interval, i, j); setPeriod({ period: 'custom', date: today, ...r }); }} />
+            onZoom={(i, j) => { const r = daysOf(series.dates, chart.data!.interval, i, j); setPeriod({ period: 'custom', date: today, ...r }, today); }} />
         )}
       </section>
       <div class="panels">

@@ -11,7 +11,7 @@ export function FunnelsPanel({ scope, view, funnels, error }: { scope: Scope; vi
   const res = useData((signal) => (chosen ? scope.api.funnels.analysis(scope.orgId, scope.site.id, chosen.id, view.api, signal) : Promise.resolve(undefined)),
     [chosen?.id, view.api.filters, view.api.period, view.api.date, view.api.from, view.api.to]);
   return (
-    <PanelFrame title="Funnels" footer={chosen && !scope.shared ? <a class="btn btn-sm btn-ghost" href={`${scope.base}/funnels/${chosen.id}${location.search}`}>Open funnel</a> : undefined}>
+    <PanelFrame title="Funnels" busy={res.loading || funnels === undefined && !error} footer={chosen && !scope.shared ? <a class="btn btn-sm btn-ghost" href={`${scope.base}/funnels/${chosen.id}${location.search}`}>Open funnel</a> : undefined}>
       {error && <div class="panel-msg panel-error" role="alert">{error}</div>}
       {funnels?.length === 0 && <div class="panel-msg muted">No funnels yet.{!scope.shared && <> <a href={`${scope.base}/settings#funnels`}>Create one</a> to see where visitors drop off.</>}</div>}
       {chosen && (

@@ -10,7 +10,7 @@ export function GoalsPanel({ scope, view, stats, goals }: { scope: Scope; view: 
     .sort((a, b) => b.visitors - a.visitors);
   const noGoals = goals !== undefined && goals.length === 0;
   return (
-    <PanelFrame title="Goals">
+    <PanelFrame title="Goals" busy={stats.loading}>
       {noGoals ? (
         <div class="panel-msg muted">No goals yet.{!scope.shared && <> <a href={`${scope.base}/settings#goals`}>Set one up</a> to count conversions.</>}</div>
       ) : (

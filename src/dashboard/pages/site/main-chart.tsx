@@ -87,8 +87,8 @@ export function MainChart({ series, metric, interval, annotations, currency, onZ
 
   return (
     <div class="chart-wrap">
-      <div class="chart" ref={box} role="img" aria-label={`${METRIC_LABELS[metric]} chart; the data table below has its values`}
-        onMouseLeave={() => setTip(null)}>
+      <div class="chart" onMouseLeave={() => setTip(null)}>
+        <div ref={box} role="img" aria-label={`${METRIC_LABELS[metric]} chart; the data table below has its values`} />
         {tip && (
           <div class="chart-tip" style={{ left: `${tip.left + 60}px`, top: `${Math.max(0, tip.top - 10)}px` }}>
             <strong>{tip.label}</strong>

@@ -18,8 +18,8 @@ function Change({ change, lowerIsBetter }: { change: number | null | undefined; 
   );
 }
 
-export function MetricCards({ stats, view, goal, revenue, currency, error }: {
-  stats?: Stats; view: ViewState; goal?: GoalStat; revenue?: Revenue; currency: string; error?: string;
+export function MetricCards({ stats, view, goal, revenue, currency, error, busy }: {
+  stats?: Stats; view: ViewState; goal?: GoalStat; revenue?: Revenue; currency: string; error?: string; busy?: boolean;
 }) {
   const m = stats?.metrics;
   const c = stats?.previous ? stats.change : undefined;
@@ -42,7 +42,7 @@ export function MetricCards({ stats, view, goal, revenue, currency, error }: {
   }
   if (error) return <div class="alert" role="alert">{error}</div>;
   return (
-    <div class="cards" role="group" aria-label="Totals">
+    <div class="cards" role="group" aria-label="Totals" aria-busy={busy ? 'true' : undefined}>
       {!m && Array.from({ length: 6 }, () => <div class="metric card"><span class="skeleton" /><span class="skeleton wide" /></div>)}
       {cards.map((k) => {
         const body = (

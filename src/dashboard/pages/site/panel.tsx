@@ -13,11 +13,11 @@ import type { Scope } from './scope.ts';
 
 const CountryMap = lazy(() => import('./country-map.tsx').then((m) => ({ default: m.CountryMap })));
 
-export function PanelFrame({ title, tabs, active, onTab, children, footer }: {
-  title: string; tabs?: { id: string; label: string }[]; active?: string; onTab?: (id: string) => void; children: ComponentChildren; footer?: ComponentChildren;
+export function PanelFrame({ title, tabs, active, onTab, children, footer, busy }: {
+  title: string; tabs?: { id: string; label: string }[]; active?: string; onTab?: (id: string) => void; children: ComponentChildren; footer?: ComponentChildren; busy?: boolean;
 }) {
   return (
-    <section class="panel card" aria-label={title}>
+    <section class="panel card" aria-label={title} aria-busy={busy ? 'true' : undefined}>
       <div class="panel-head">
         <h2>{title}</h2>
         {tabs && (
@@ -59,7 +59,7 @@ export function Bars({ rows, title, columns, onPick, valueKey = 'visitors' }: {
 
 export function PanelState({ loading, error, empty }: { loading: boolean; error?: string; empty: boolean }) {
   if (error) return <div class="panel-msg panel-error" role="alert">{error}</div>;
-  if (loading && empty) return <div class="panel-msg" aria-busy="true"><span class="skeleton" /><span class="skeleton" /><span class="skeleton" /></div>;
+  if (loading && empty) return <div class="panel-msg"><span class="skeleton" /><span class="skeleton" /><span class="skeleton" /></div>;
   if (empty) return <div class="panel-msg muted">No data for this period</div>;
   return null;
 }
@@ -74,7 +74,7 @@ export function BreakdownPanel({ scope, view, def }: { scope: Scope; view: ViewS
   const rows = res.data?.results ?? [];
   const pick = (r: Row) => { setDetails(false); addFilter(view, { dimension: tab.filter, operator: 'is', value: r.name }); };
   return (
-    <PanelFrame title={def.title} tabs={def.tabs} active={tab.id} onTab={(id) => setParams({ [def.id]: id }, { replace: false })}
+    <PanelFrame title={def.title} tabs={def.tabs} active={tab.id} busy={res.loading} onTab={(id) => setParams({ [def.id]: id }, { replace: false })}
       footer={<button type="button" class="btn btn-sm btn-ghost" onClick={() => setDetails(true)} disabled={!rows.length}>Details</button>}>
       <PanelState loading={res.loading} error={res.error} empty={!rows.length} />
       {!!rows.length && !res.error && (isMap

@@ -15,11 +15,11 @@ export function PeriodPicker({ period, today }: { period: Period; today: string 
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (e.metaKey || e.ctrlKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName) || document.querySelector('[aria-modal]')) return;
-      if (e.key === 'ArrowLeft' && prev) { setPeriod(prev); e.preventDefault(); }
-      else if (e.key === 'ArrowRight' && next) { setPeriod(next); e.preventDefault(); }
+      if (e.key === 'ArrowLeft' && prev) { setPeriod(prev, today); e.preventDefault(); }
+      else if (e.key === 'ArrowRight' && next) { setPeriod(next, today); e.preventDefault(); }
       else {
         const p = PRESETS.find((x) => x.key === e.key);
-        if (p) { setPeriod(p.make(today)); setOpen(false); }
+        if (p) { setPeriod(p.make(today), today); setOpen(false); }
       }
     };
     const onDown = (e: MouseEvent) => { if (!root.current?.contains(e.target as Node)) { setOpen(false); setCustom(false); } };
@@ -28,7 +28,7 @@ export function PeriodPicker({ period, today }: { period: Period; today: string 
     return () => { removeEventListener('keydown', onKey); removeEventListener('mousedown', onDown); };
   }, [period.period, period.date, period.from, period.to, today]);
 
-  const choose = (p: Period) => { setPeriod(p); setOpen(false); setCustom(false); };
+  const choose = (p: Period) => { setPeriod(p, today); setOpen(false); setCustom(false); };
   const applyCustom = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
@@ -37,8 +37,8 @@ export function PeriodPicker({ period, today }: { period: Period; today: string 
   };
   return (
     <div class="period" ref={root} onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); setCustom(false); } }}>
-      <button type="button" class="btn btn-icon" aria-label="Previous period" title="Previous period (←)" disabled={!prev} onClick={() => prev && setPeriod(prev)}>←</button>
-      <button type="button" class="btn btn-icon" aria-label="Next period" title="Next period (→)" disabled={!next} onClick={() => next && setPeriod(next)}>→</button>
+      <button type="button" class="btn btn-icon" aria-label="Previous period" title="Previous period (←)" disabled={!prev} onClick={() => prev && setPeriod(prev, today)}>←</button>
+      <button type="button" class="btn btn-icon" aria-label="Next period" title="Next period (→)" disabled={!next} onClick={() => next && setPeriod(next, today)}>→</button>
       <button type="button" class="btn period-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span>{label(period, today)}</span><span aria-hidden="true" class="caret">▾</span>
       </button>

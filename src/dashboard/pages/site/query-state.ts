@@ -71,8 +71,9 @@ export function setParams(changes: Record<string, string | null | undefined>, op
   navigate(loc.value.path + withParams(changes), opts);
 }
 
-export function setPeriod(p: Period): void {
-  setParams({ period: p.period, date: p.period === 'custom' ? null : p.date, from: p.from ?? null, to: p.to ?? null, interval: null });
+/** `today` (the site's) is left out of the URL, so "Last 7 days" stays the last 7 days when the link is opened later. */
+export function setPeriod(p: Period, today: string): void {
+  setParams({ period: p.period, date: p.period === 'custom' || p.date === today ? null : p.date, from: p.from ?? null, to: p.to ?? null, interval: null });
 }
 
 /** The URL with a filter list (replacing all f= params). */
