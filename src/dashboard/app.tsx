@@ -16,7 +16,7 @@ export function App() {
   const needsLogin = (!found || found.route.auth) && session === null;
   useEffect(() => {
     if (needsLogin) navigate(loginUrl(), { replace: true });
-    else if (found && !found.route.auth && found.route.chrome === false && session) navigate('/', { replace: true });
+    else if (found?.route.guest && session) navigate('/', { replace: true });
   }, [needsLogin, path, session]);
   if (session === undefined && found?.route.auth !== false) return <div class="empty" aria-busy="true">Loading…</div>;
   if (needsLogin) return null;
