@@ -13,7 +13,7 @@ import { useSite } from '../site/use-site.ts';
 export function FunnelPage({ params }: { params: string[] }) {
   const { site, error } = useSite(params[0]!);
   const funnelId = params[1]!;
-  const today = site ? todayIn(site.timezone) : '';
+  const today = todayIn(site?.timezone ?? 'UTC');
   const view = readView(loc.value.search, today);
   const res = useData(() => (site ? api.funnels.analysis(org.value!.id, site.id, funnelId, view.api) : Promise.resolve(undefined)),
     [site?.id, funnelId, view.api.period, view.api.date, view.api.from, view.api.to, view.api.filters]);
