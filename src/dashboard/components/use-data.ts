@@ -5,8 +5,9 @@ import { explain } from '../api/client.ts';
 
 export type Loaded<T> = { data?: T; error?: string; loading: boolean; reload: () => void };
 
-export function useData<T>(load: (signal: AbortSignal) => Promise<T>, key: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+/** `initial`: data to show until the first load answers (a remembered copy). */
+export function useData<T>(load: (signal: AbortSignal) => Promise<T>, key: unknown[], initial?: T): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true, data: initial });
   const [n, setN] = useState(0);
   useEffect(() => {
     const ac = new AbortController();

@@ -5,6 +5,7 @@ import { createClient } from '../api/client.ts';
 import type { Me } from '../api/types.ts';
 import { loc, navigate } from '../router.ts';
 import { markSignedIn, maybeSignedIn, rememberToken, storedToken } from './token.ts';
+import { forgetAll, remember, remembered } from './remembered.ts';
 
 export const me = signal<Me | null | undefined>(undefined);
 
@@ -20,6 +21,7 @@ export const api = createClient({
   bearer: storedToken,
   onUnauthorized: () => {
     markSignedIn(false);
+    forgetAll();
     if (me.value === null) return;
     me.value = null;
     if (!['/login', '/register'].includes(loc.value.path)) navigate(loginUrl(), { replace: true });
@@ -31,11 +33,15 @@ export async function refreshMe(): Promise<void> {
     me.value = null;
     return;
   }
+  // Shown at once; the fresh answer replaces it (or a 401 sends the visitor to /login).
+  me.value ??= remembered<Me>('me');
   try {
     me.value = await api.auth.me();
+    remember('me', me.value);
     markSignedIn(true);
   } catch {
     me.value = null;
+    forgetAll();
   }
 }
 
@@ -52,6 +58,7 @@ export async function logout(): Promise<void> {
   } finally {
     rememberToken(undefined);
     markSignedIn(false);
+    forgetAll();
     me.value = null;
     navigate('/login', { replace: true });
   }
