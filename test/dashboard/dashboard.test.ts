@@ -121,6 +121,20 @@ describe('site dashboard', () => {
     await page.waitForURL((u) => !u.searchParams.has('f'));
   }, 120_000);
 
+  test('an API error becomes a readable message in the panels it hit', async () => {
+    const { page } = app;
+    const errorsBefore = app.errors.length;
+    await page.goto(`${base}?f=${encodeURIComponent('bogus|is|x')}`);
+    const msg = page.locator('section[aria-label="Top pages"] [role="alert"]');
+    await msg.waitFor();
+    expect(await msg.textContent()).toContain('bogus');
+    expect(await page.locator('.panel-error').count()).toBeGreaterThanOrEqual(4);
+    await auditPage(page, 'dashboard-error');
+    // The failed requests are the expected 400s; drop them from the no-console-errors check.
+    app.errors.splice(errorsBefore);
+    await page.goto(base);
+  }, 60_000);
+
   test('Details: search, sort by a column, page, CSV of what it shows; keyboard only', async () => {
     const { page } = app;
     await settled(page);

@@ -60,6 +60,12 @@ describe('account and sites pages', () => {
     expect(snippet).toContain(`${server.url}/tracker.js`);
     await page.getByText('Waiting for the first event').waitFor();
     await auditPage(page, 'site-snippet');
+    // The dashboard of a site without events shows the snippet and the same live check.
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.getByRole('heading', { name: 'No events yet' }).waitFor();
+    expect(await page.locator('.snippet pre').textContent()).toBe(snippet);
+    await page.getByText('Waiting for the first event').waitFor();
+    await auditPage(page, 'dashboard-empty');
     fixture = startFixtureSite(server.url, publicId, 'data-allow-localhost data-allow-automation');
     const visitor = await newVisitorContext(browser);
     const v = await visitor.newPage();
@@ -67,11 +73,12 @@ describe('account and sites pages', () => {
     await v.goto(`${fixture.url}/plain`);
     await visitor.close();
     await page.getByText('Receiving events').waitFor({ timeout: 20_000 });
+    await page.locator('[data-metric="visitors"] .metric-value').waitFor();
   }, 90_000);
 
   test('the sites list shows the site with its last 24 h visitors', async () => {
     const { page } = app;
-    await page.getByRole('link', { name: 'Back to sites' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL(`${server.url}/`);
     const card = page.locator('.site-card', { hasText: 'shop.example.com' });
     await card.locator('.site-visitors').waitFor();

@@ -78,3 +78,20 @@ describe('dashboard budgets', () => {
     expect(total).toBeLessThanOrEqual(180);
   });
 });
+
+describe('dashboard under Deno', () => {
+  test('built with the bun CLI at start and served the same way', async () => {
+    const deno = await startServer({ runtime: 'deno' });
+    try {
+      expect(deno.logs()).toMatch(/"msg":"dashboard ready".*"cached":false/);
+      const html = await (await fetch(`${deno.url}/sites/new`)).text();
+      const js = html.match(/\/assets\/(main-\w+\.js)/)![1];
+      const r = await fetch(`${deno.url}/assets/${js}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await r.text()).length).toBeGreaterThan(10_000);
+    } finally {
+      await deno.cleanup();
+    }
+  }, 120_000);
+});

@@ -68,7 +68,7 @@ export function ApiKeysPage() {
                 <tr>
                   <td>{k.name}{k.status === 'expired' && <> <span class="badge">expired</span></>}</td>
                   <td><code>{k.key_preview}</code></td>
-                  <td class="scope-list">{k.scopes.map((s) => <span class="badge">{s}</span>)}</td>
+                  <td><div class="scope-list">{k.scopes.map((s) => <span class="badge">{s}</span>)}</div></td>
                   <td>{fmtDate(k.created_at)}</td>
                   <td>{k.expires_at ? fmtDate(k.expires_at) : 'Never'}</td>
                   <td>{k.last_used_at ? fmtDateTime(k.last_used_at) : 'Never'}</td>
