@@ -164,6 +164,30 @@ describe('site dashboard', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Details');
   }, 120_000);
 
+  test('keyboard: period shortcuts, the period menu opens, moves and closes on Esc, focus is visible', async () => {
+    const { page } = app;
+    await page.goto(base);
+    await settled(page);
+    await page.keyboard.press('w');
+    await page.waitForURL(/period=7d/);
+    const button = page.locator('.period-button');
+    await button.focus();
+    expect(await button.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Choose a period' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Yesterday');
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Choose a period' }).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('period-button'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('period') === 'day' && !u.searchParams.has('date'));
+    expect(await button.textContent()).toContain('Today');
+  }, 60_000);
+
   test('the map draws countries with visitors; tabs are kept in the URL', async () => {
     const { page } = app;
     const loc = page.locator('section[aria-label="Locations"]');

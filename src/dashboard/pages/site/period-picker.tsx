@@ -7,6 +7,7 @@ export function PeriodPicker({ period, today }: { period: Period; today: string 
   const [open, setOpen] = useState(false);
   const [custom, setCustom] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
   const prev = step(period, -1, today);
   const next = step(period, 1, today);
   const r = rangeOf(period, today);
@@ -36,10 +37,10 @@ export function PeriodPicker({ period, today }: { period: Period; today: string 
     if (from && to) choose({ period: 'custom', date: today, from: from <= to ? from : to, to: from <= to ? to : from });
   };
   return (
-    <div class="period" ref={root} onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); setCustom(false); } }}>
+    <div class="period" ref={root} onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); setCustom(false); toggle.current?.focus(); } }}>
       <button type="button" class="btn btn-icon" aria-label="Previous period" title="Previous period (←)" disabled={!prev} onClick={() => prev && setPeriod(prev, today)}>←</button>
       <button type="button" class="btn btn-icon" aria-label="Next period" title="Next period (→)" disabled={!next} onClick={() => next && setPeriod(next, today)}>→</button>
-      <button type="button" class="btn period-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" ref={toggle} class="btn period-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span>{label(period, today)}</span><span aria-hidden="true" class="caret">▾</span>
       </button>
       {open && (
