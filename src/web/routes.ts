@@ -21,16 +21,16 @@ function assetResponse(asset: WebAsset, request: Request): Response {
   return new Response(asset.body, { headers });
 }
 
-export const webRoutes = (build: () => DashboardBuild | undefined) => {
-  const page = ({ request }: { request: Request }) => {
-    const b = build();
+export const webRoutes = (build: () => Promise<DashboardBuild | undefined>) => {
+  const page = async ({ request }: { request: Request }) => {
+    const b = await build();
     if (!b) throw new ApiError(503, 'Dashboard unavailable');
     const url = new URL(request.url);
     const embed = url.pathname.startsWith('/share/') && url.searchParams.get('embed') === 'true';
     return new Response(b.html, { headers: { ...pageHeaders({ embed }), 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
   };
-  let app: Elysia<any, any, any, any, any, any, any> = new Elysia({ tags: ['Dashboard'] }).get('/assets/:name', ({ params, request }) => {
-    const asset = build()?.assets.get(params.name);
+  let app: Elysia<any, any, any, any, any, any, any> = new Elysia({ tags: ['Dashboard'] }).get('/assets/:name', async ({ params, request }) => {
+    const asset = (await build())?.assets.get(params.name);
     if (!asset) throw new ApiError(404, 'Not found');
     return assetResponse(asset, request);
   }, { detail: { hide: true } });

@@ -57,8 +57,8 @@ describe('dashboard serving', () => {
     await server.stop();
     const again = await startServer({ dataDir: server.dataDir });
     try {
-      expect(again.logs()).toMatch(/"msg":"dashboard ready".*"cached":true/);
       expect((await fetch(again.url + '/')).status).toBe(200);
+      expect(again.logs()).toMatch(/"msg":"dashboard ready".*"cached":true/);
     } finally {
       await again.stop();
     }
@@ -83,8 +83,8 @@ describe('dashboard under Deno', () => {
   test('built with the bun CLI at start and served the same way', async () => {
     const deno = await startServer({ runtime: 'deno' });
     try {
-      expect(deno.logs()).toMatch(/"msg":"dashboard ready".*"cached":false/);
       const html = await (await fetch(`${deno.url}/sites/new`)).text();
+      expect(deno.logs()).toMatch(/"msg":"dashboard ready".*"cached":false/);
       const js = html.match(/\/assets\/(main-\w+\.js)/)![1];
       const r = await fetch(`${deno.url}/assets/${js}`);
       expect(r.status).toBe(200);

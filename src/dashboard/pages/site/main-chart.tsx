@@ -53,7 +53,7 @@ export function MainChart({ series, metric, interval, annotations, currency, onZ
         ],
         series: [
           {},
-          { label: METRIC_LABELS[metric], stroke: accent, width: 2.5, fill: `${accent}1f`, points: { show: n < 40 } },
+          { label: METRIC_LABELS[metric], stroke: accent, width: 2.5, fill: `${accent}1f`, points: { show: el.clientWidth / Math.max(1, n) > 24 } },
           { label: `${METRIC_LABELS[metric]} (running)`, stroke: accent, width: 2.5, dash: [6, 5], points: { show: true } },
           ...(comparing && series.compare ? [{ label: 'Comparison', stroke: compare, width: 1.5, dash: [2, 3], points: { show: false } }] : []),
         ],
