@@ -8,6 +8,8 @@ import { decoyHash } from '../security/passwords.ts';
 import { userOf } from '../http/auth.ts';
 import { endSession } from './sessions.ts';
 import { cameOverHttps, clearSessionCookie, setSessionCookie } from '../http/session-cookie.ts';
+import { requestOrigin } from '../http/same-origin.ts';
+import { forbidden } from '../http/errors.ts';
 import { LoginBody, LoginResult, MeResult, RegisterBody, RegisterResult } from './model.ts';
 import * as accounts from './service.ts';
 import { z } from 'zod';
@@ -17,6 +19,10 @@ export const accountRoutes = (ctx: AppContext, auth: Auth) => {
   // Pay for the decoy hash now, not on the first login with an unknown email.
   void decoyHash();
   /** With `cookie: true` the token travels in the HttpOnly cookie only: no page script ever holds it. */
+  /** Login CSRF: another site must not sign a browser into an account of its choosing. */
+  const refuseCrossSiteCookie = (cookie: boolean | undefined, request: Request) => {
+    if (cookie && requestOrigin(request, ctx.config.trustProxy) === 'cross') throw forbidden('Cross-site request refused');
+  };
   const answer = <T extends { token: string }>(result: T, cookie: boolean | undefined, request: Request, set: { headers: Record<string, any> }) => {
     if (!cookie) return ok(result);
     set.headers['set-cookie'] = setSessionCookie(result.token, cameOverHttps(request, ctx.config.trustProxy));
@@ -26,11 +32,15 @@ export const accountRoutes = (ctx: AppContext, auth: Auth) => {
   return new Elysia({ prefix: '/api/v1/auth', tags: ['Auth'] })
     .use(auth)
     .post('/register', async ({ body, set, request }) => {
+      refuseCrossSiteCookie(body.cookie, request);
       const result = await accounts.register(ctx.db, ctx.config, body);
       set.status = 201;
       return answer(result, body.cookie, request, set);
     }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization', security: [] } })
-    .post('/login', async ({ body, set, request }) => answer(await accounts.login(ctx.db, body), body.cookie, request, set),
+    .post('/login', async ({ body, set, request }) => {
+      refuseCrossSiteCookie(body.cookie, request);
+      return answer(await accounts.login(ctx.db, body), body.cookie, request, set);
+    },
       { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token', security: [] } })
     .post('/logout', async ({ access, set, request }) => {
       userOf(access);

@@ -8,7 +8,7 @@ import { assertResourceExists } from './exists.ts';
 import { authenticateKey, KEY_PREFIX, PLAN_REQUIRED, type AuthenticatedKey } from '../keys/service.ts';
 import { SESSION_PREFIX, sessionUser } from '../accounts/sessions.ts';
 import { membershipRole } from '../organizations/service.ts';
-import { sessionCookieOf } from './session-cookie.ts';
+import { cameOverHttps, clearSessionCookie, sessionCookieOf } from './session-cookie.ts';
 import { isSafeMethod, requestOrigin } from './same-origin.ts';
 import { isShareToken, shareGrant, type ShareGrant } from '../shares/credentials.ts';
 import { SHARED_LINKS_READ_ONLY, shareMayRead } from './share-reach.ts';
@@ -54,12 +54,18 @@ async function authenticate(
   ctx: AppContext,
   need: Need,
   credential: Credential | undefined,
+  request: Request,
 ): Promise<{ principal: Principal; rateHeaders: Record<string, string> }> {
   const token = credential?.token;
   if (credential?.via === 'cookie') {
     // The cookie only ever carries a session: never read its value as any other kind of credential.
     const userId = await sessionUser(ctx.db, credential.token);
-    if (!userId) throw unauthorized('Invalid or expired session');
+    if (!userId) {
+      // A dead cookie is dropped by the first answer that finds it dead, so the page shows its sign-in form.
+      const refusal = unauthorized('Invalid or expired session');
+      refusal.headers['Set-Cookie'] = clearSessionCookie(cameOverHttps(request, ctx.config.trustProxy));
+      throw refusal;
+    }
     const rateHeaders = need.kind === 'data' ? ctx.limiters.data.hit(`user:${userId}`).headers : {};
     return { principal: { kind: 'session', userId, token: credential.token, via: 'cookie' }, rateHeaders };
   }
@@ -98,7 +104,7 @@ async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Pro
 }
 
 async function check(ctx: AppContext, need: Need, request: Request, params: Record<string, string>): Promise<Access> {
-  const { principal, rateHeaders } = await authenticate(ctx, need, credentialOf(ctx, request));
+  const { principal, rateHeaders } = await authenticate(ctx, need, credentialOf(ctx, request), request);
   if (params.orgId === undefined) {
     if (principal.kind === 'share') {
       const refusal = forbidden(SHARED_LINKS_READ_ONLY);
@@ -132,7 +138,9 @@ async function check(ctx: AppContext, need: Need, request: Request, params: Reco
 
 /**
  * `session: true` — session token only (account, key and site management).
- * `scope: 'x:read'` — data endpoint: API key holding that scope, or a member's session.
+ * `scope: 'x:read'` — data endpoint: API key holding that scope, a member's session, or a shared link's
+ * token (its own site's read-only endpoints, share-reach.ts).
+ * A session is `Bearer ses_…` or the `tern_session` cookie on a same-origin request.
  * Both resolve `access` ({principal, orgId, role, site}) for the handler.
  */
 export function authPlugin(ctx: AppContext) {

@@ -46,15 +46,38 @@ export const openapiPlugin = () => {
           info: {
             title: 'Tern API',
             version: '1.0.0',
-            description:
+            description: [
               'Self-hosted web analytics. Data endpoints take an API key (`Authorization: Bearer sk_live_…`) holding the listed scope, ' +
-              "or an organization member's session token. A success body is `{success: true, data: …}`; an error body holds one string field, `error`. " +
-              'Ingestion (`POST /api/v1/event`, `/identify`) needs no credential. See the README for the order of checks, scopes and rate limits.',
+                "or an organization member's session. A success body is `{success: true, data: …}`; an error body holds one string field, `error`. " +
+                'Ingestion (`POST /api/v1/event`, `/identify`) needs no credential. See the README for the order of checks, scopes and rate limits.',
+              '**Dashboard session cookie.** `POST /auth/login` or `/auth/register` with `"cookie": true` puts the session into the `tern_session` cookie ' +
+                '(`HttpOnly; SameSite=Strict; Path=/`, 30 days, `Secure` over HTTPS or behind `TRUST_PROXY` with `X-Forwarded-Proto: https`) and leaves `token` out of the body. ' +
+                'The cookie counts as a session only on a same-origin request (`Sec-Fetch-Site: same-origin` or `none`, or an `Origin` whose host is the request\'s `Host`): ' +
+                'another site\'s write carrying it gets `403 Cross-site request refused`, a write with neither header too, and another site\'s read is answered as if it had no cookie. ' +
+                '`Authorization: Bearer` wins when both are present. `POST /auth/logout` with the cookie ends the session and clears it.',
+              '**Shared links.** A member creates read-only links to one site (`…/sites/{siteId}/shared-links`); the token (`shl_…`) is shown once. ' +
+                '`GET /api/v1/share/{token}` tells the site and whether a password is asked; `POST /api/v1/share/{token}/unlock` trades the password for a 24-hour `shs_…` token. ' +
+                'Either token, as `Authorization: Bearer`, reads only GET `analytics/*`, `goals`, `goals/stats`, `goals/{goalId}/stats`, `funnels`, `funnels/{funnelId}/analysis` ' +
+                'and `annotations` of its own site (600 requests per 60 s per link); any other endpoint or method answers `403 Shared links are read-only`, another site `404`. ' +
+                'Revoking a link ends it and its `shs_` tokens at once.',
+            ].join('\n\n'),
           },
           components: {
-            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (sk_live_…) or session token (ses_…)' } },
+            securitySchemes: {
+              bearer: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'API key (sk_live_…), session token (ses_…), or a shared link\'s token (shl_…, or shs_… after unlock: read-only, one site)',
+              },
+              session_cookie: {
+                type: 'apiKey',
+                in: 'cookie',
+                name: 'tern_session',
+                description: 'The dashboard session (login with `cookie: true`); same-origin requests only',
+              },
+            },
           },
-          security: [{ bearer: [] }],
+          security: [{ bearer: [] }, { session_cookie: [] }],
         },
       }),
     );

@@ -23,7 +23,10 @@ const manageRoutes = (ctx: AppContext, auth: Auth) =>
       return ok(created);
     }, {
       session: true, body: CreateLinkBody, response: { 201: envelope(CreatedLinkSchema), ...errorResponses },
-      detail: { summary: 'Create a read-only link to the site’s dashboard; the token is in this response only' },
+      detail: {
+        summary: 'Create a read-only link to the site’s dashboard; the token is in this response only',
+        description: 'Any member of the organization may create, list and revoke links, as for the site’s own settings. Session only.',
+      },
     })
     .get('', async ({ access }) => ok({ shared_links: await links.listLinks(ctx.db, access.site!.id) }),
       { session: true, response: { 200: envelope(z.object({ shared_links: z.array(SharedLinkSchema) })), ...errorResponses }, detail: { summary: 'The site’s live shared links, tokens masked' } })

@@ -60,6 +60,19 @@ describe('setting the cookie', () => {
     expect((await a.api.post('/api/v1/auth/login', { email, password: 'long enough', cookie: 'yes' })).status).toBe(400);
   });
 
+  test('another site cannot sign a browser in: a cross-site login or register asking for the cookie is refused', async () => {
+    const login = await a.api.call('POST', '/api/v1/auth/login', { body: { email: a.email, password: 'correct horse', cookie: true }, headers: foreign });
+    expect(login).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
+    expect(login.headers.get('set-cookie')).toBeNull();
+    const email = `csrf-${Date.now()}@example.com`;
+    const reg = await a.api.call('POST', '/api/v1/auth/register', { body: { email, password: 'long enough', cookie: true }, headers: { origin: 'https://evil.example' } });
+    expect(reg.status).toBe(403);
+    // No account was made: the email is still free.
+    expect((await a.api.post('/api/v1/auth/register', { email, password: 'long enough' })).status).toBe(201);
+    // From our own origin it works.
+    expect((await a.api.call('POST', '/api/v1/auth/login', { body: { email: a.email, password: 'correct horse', cookie: true }, headers: own() })).status).toBe(200);
+  });
+
   test('logout with the cookie ends that session and clears the cookie', async () => {
     const { value } = await cookieLogin();
     const out = await a.api.call('POST', '/api/v1/auth/logout', { headers: withCookie(value, own()) });
@@ -67,6 +80,8 @@ describe('setting the cookie', () => {
     expect(out.headers.get('set-cookie')).toBe('tern_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     const me = await a.api.call('GET', '/api/v1/auth/me', { headers: withCookie(value, own()) });
     expect(me).toMatchObject({ status: 401, body: { error: 'Invalid or expired session' } });
+    // The dead cookie is cleared by the answer that found it dead.
+    expect(me.headers.get('set-cookie')).toBe('tern_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     // The session is gone as a bearer token too.
     expect((await a.api.get('/api/v1/auth/me', value)).status).toBe(401);
   });

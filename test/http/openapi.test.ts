@@ -40,10 +40,20 @@ test('an OpenAPI 3 document with title, bearer security and the foundation route
     ['/tracker.js', 'get'],
     ['/api/v1/event', 'post'],
     ['/api/v1/organizations/{orgId}/sites/{siteId}/analytics/pages', 'get'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}/shared-links', 'post'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}/shared-links', 'get'],
+    ['/api/v1/organizations/{orgId}/sites/{siteId}/shared-links/{linkId}', 'delete'],
+    ['/api/v1/share/{token}', 'get'],
+    ['/api/v1/share/{token}/unlock', 'post'],
   ]) expect(op(path, method)).toBeDefined();
   // Public operations say so; everything else inherits the document-wide bearer requirement.
-  for (const [path, method] of [['/health', 'get'], ['/api/v1/auth/register', 'post'], ['/api/v1/auth/login', 'post']]) expect(op(path, method).security).toEqual([]);
-  expect(doc.security).toEqual([{ bearer: [] }]);
+  for (const [path, method] of [['/health', 'get'], ['/api/v1/auth/register', 'post'], ['/api/v1/auth/login', 'post'], ['/api/v1/share/{token}', 'get'], ['/api/v1/share/{token}/unlock', 'post']]) {
+    expect(op(path, method).security).toEqual([]);
+  }
+  expect(doc.security).toEqual([{ bearer: [] }, { session_cookie: [] }]);
+  expect(doc.components.securitySchemes.session_cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'tern_session' });
+  expect(jsonBody('/api/v1/auth/login', 'post').properties.cookie.type).toBe('boolean');
+  expect(jsonBody('/api/v1/organizations/{orgId}/sites/{siteId}/shared-links', 'post').properties.password.minLength).toBe(8);
   expect(doc.paths['/api/v1/openapi.json']).toBeUndefined();
   expect(doc.paths['/docs']).toBeUndefined();
 });

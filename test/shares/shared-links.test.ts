@@ -106,6 +106,21 @@ describe('lifecycle', () => {
     expect((await a.api.get(siteBase(), a.token)).status).toBe(200);
   });
 
+  test('contract §4 order: unknown token, then organization, then read-only, then site, then body', async () => {
+    const link = await createLink();
+    const junk = (token: string, orgId: string, siteId: string) =>
+      a.api.call('POST', `${siteBase(orgId, siteId)}/annotations`, { token, raw: '{"date":', headers: { 'content-type': 'application/json' } });
+    const NO_SITE = '00000000-0000-0000-0000-000000000000';
+    expect(await junk(`shl_${'9'.repeat(32)}`, b.orgId, NO_SITE)).toMatchObject({ status: 401, body: { error: 'Invalid or expired shared link' } });
+    const foreign = await junk(link.token, b.orgId, NO_SITE);
+    expect(foreign).toMatchObject({ status: 404, body: { error: 'Organization not found' } });
+    expect(foreign.headers.get('x-ratelimit-limit')).toBe('600');
+    expect(await junk(link.token, a.orgId, NO_SITE)).toMatchObject({ status: 403, body: { error: 'Shared links are read-only' } });
+    expect(await a.api.get(`${siteBase(a.orgId, NO_SITE)}/analytics/stats`, link.token)).toMatchObject({ status: 404, body: { error: 'Site not found' } });
+    expect(await a.api.get(`${siteBase()}/funnels/${NO_SITE}/analysis`, link.token)).toMatchObject({ status: 404, body: { error: 'Funnel not found' } });
+    expect((await a.api.get(`${siteBase()}/analytics/stats?period=fortnight`, link.token)).status).toBe(400);
+  });
+
   test('revoke: the link and the share page stop at once; a second revoke is a 404', async () => {
     const link = await createLink();
     expect((await a.api.get(`${siteBase()}/analytics/stats`, link.token)).status).toBe(200);

@@ -1,5 +1,5 @@
 -- Read-only links to one site's dashboard. Only the SHA-256 of a link's token is kept, its password as a scrypt hash.
-CREATE TABLE shared_links (
+CREATE TABLE IF NOT EXISTS shared_links (
   id UUID PRIMARY KEY,
   org_id UUID NOT NULL,
   site_id UUID NOT NULL,
@@ -12,7 +12,7 @@ CREATE TABLE shared_links (
 );
 
 -- Access tokens handed out by unlocking a password-protected link (SHA-256 only), ended with the link.
-CREATE TABLE share_sessions (
+CREATE TABLE IF NOT EXISTS share_sessions (
   token_hash VARCHAR PRIMARY KEY,
   link_id UUID NOT NULL,
   created_at TIMESTAMP NOT NULL,
