@@ -40,7 +40,7 @@ describe('account and sites pages', () => {
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${server.url}/settings/api-keys`);
-  }, 90_000);
+  }, 120_000);
 
   test('add a site: snippet with copy button, live check turns to receiving events', async () => {
     const { page } = app;
@@ -72,9 +72,9 @@ describe('account and sites pages', () => {
     await v.goto(`${fixture.url}/`);
     await v.goto(`${fixture.url}/plain`);
     await visitor.close();
-    await page.getByText('Receiving events').waitFor({ timeout: 20_000 });
+    await page.getByText('Receiving events').waitFor({ timeout: 60_000 });
     await page.locator('[data-metric="visitors"] .metric-value').waitFor();
-  }, 90_000);
+  }, 120_000);
 
   test('the sites list shows the site with its last 24 h visitors', async () => {
     const { page } = app;
@@ -84,7 +84,7 @@ describe('account and sites pages', () => {
     await card.locator('.site-visitors').waitFor();
     expect(Number(await card.locator('.site-visitors').textContent())).toBeGreaterThanOrEqual(1);
     await auditPage(page, 'sites');
-  }, 90_000);
+  }, 120_000);
 
   test('log out, then log in again returns to the page asked for', async () => {
     const { page } = app;
@@ -100,5 +100,5 @@ describe('account and sites pages', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${server.url}/sites/new`);
     expect(app.errors.filter((e) => !e.includes('401'))).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 });
