@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { setupAccount } from '../helpers/api.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { launchBrowser } from '../tracker/browser.ts';
-import { appPage, auditPage, newAppContext, type AppPage } from './browser.ts';
+import { appPage, auditPage, expectAccessible, newAppContext, type AppPage } from './browser.ts';
 import { logIn, seedTraffic } from './seed.ts';
 
 let server: TestServer;
@@ -146,7 +146,16 @@ describe('settings, visitors, keys, organization, shared links', () => {
     expect(await g.page.locator('.topnav').count()).toBe(0);
     expect(await g.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await settled(g.page);
+    await expectAccessible(g.page, 'share embed (dark)');
     await g.page.screenshot({ path: `${import.meta.dir}/../.screenshots/share-embed-1280-dark.png`, fullPage: true });
+    await g.page.setViewportSize({ width: 390, height: 844 });
+    await g.page.screenshot({ path: `${import.meta.dir}/../.screenshots/share-embed-390-dark.png`, fullPage: true });
+    await g.page.goto(`${shareUrl}?embed=true&theme=light`);
+    await g.page.locator('[data-metric="visitors"] .metric-value').waitFor();
+    await settled(g.page);
+    expect(await g.page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await expectAccessible(g.page, 'share embed (light)');
+    await g.page.screenshot({ path: `${import.meta.dir}/../.screenshots/share-embed-390-light.png`, fullPage: true });
 
     await page.getByRole('button', { name: 'Revoke link Investors' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke link' }).click();
