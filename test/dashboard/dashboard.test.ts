@@ -90,6 +90,20 @@ describe('site dashboard', () => {
     await page.waitForURL(/metric=pageviews/);
     await page.getByRole('button', { name: 'Show data table' }).click();
     expect(await page.locator('.chart-table tbody tr').count()).toBe(7 * 24);
+    // Drag across the chart of the last 30 days: a custom period of the days under the selection.
+    await page.goto(base);
+    await settled(page);
+    const over = (await page.locator('.uplot .u-over').boundingBox())!;
+    await page.mouse.move(over.x + over.width * 0.3, over.y + over.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(over.x + over.width * 0.6, over.y + over.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForURL(/period=custom&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+    const zoomed = new URL(page.url()).searchParams;
+    const days = (Date.parse(zoomed.get('to')!) - Date.parse(zoomed.get('from')!)) / 86_400_000 + 1;
+    expect(days).toBeGreaterThanOrEqual(7);
+    expect(days).toBeLessThanOrEqual(11);
+    await settled(page);
     await page.goto(`${base}?period=custom&from=2026-01-01&to=2026-01-31`);
     await settled(page);
     expect(await page.locator('.period-button').textContent()).toContain('Jan 1');
