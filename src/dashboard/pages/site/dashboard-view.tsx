@@ -44,6 +44,9 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
 
   const goalFilter = view.filters.find((f) => f.dimension === 'goal' && f.operator === 'is');
   const goalStat = goalFilter ? goalStats.data?.goals.find((g) => g.id === goalFilter.value) : undefined;
+  const cmpGoalStats = useData((s) => (cmp && goalFilter ? api.goals.stats(orgId, site.id, { ...view.api, period: 'custom', date: undefined, from: cmp.from, to: cmp.to }, s) : Promise.resolve(undefined)),
+    [...k, cmp?.from, cmp?.to, goalFilter?.value]);
+  const prevGoal = goalFilter && cmp ? cmpGoalStats.data?.goals.find((g) => g.id === goalFilter.value) ?? null : undefined;
   const series = useMemo(() => chart.data && buildSeries(chart.data, view.metric, today, site.timezone, cmpChart.data, revenue.data, cmpRevenue.data),
     [chart.data, cmpChart.data, revenue.data, cmpRevenue.data, view.metric]);
 
@@ -62,7 +65,7 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
     <div class="dashboard">
       <TopBar scope={scope} view={view} today={today} sites={sites} />
       <FilterBar view={view} goals={goals.data?.goals} />
-      <MetricCards stats={stats.data} view={view} goal={goalStat} revenue={revenue.data} currency={site.currency} error={stats.error} busy={stats.loading || revenue.loading || goalStats.loading} />
+      <MetricCards stats={stats.data} view={view} goal={goalStat} prevGoal={prevGoal} revenue={revenue.data} currency={site.currency} error={stats.error} busy={stats.loading || revenue.loading || goalStats.loading || cmpGoalStats.loading} />
       <section class="card chart-card" aria-label="Chart" aria-busy={chart.loading || cmpChart.loading || cmpRevenue.loading ? 'true' : undefined}>
         <div class="chart-head">
           <h2 class="sr-only">Chart</h2>

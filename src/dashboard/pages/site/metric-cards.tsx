@@ -18,8 +18,11 @@ function Change({ change, lowerIsBetter }: { change: number | null | undefined; 
   );
 }
 
-export function MetricCards({ stats, view, goal, revenue, currency, error, busy }: {
-  stats?: Stats; view: ViewState; goal?: GoalStat; revenue?: Revenue; currency: string; error?: string; busy?: boolean;
+/** Percent change like the API's: null when there is nothing to compare with. */
+const pct = (now: number, before: number | undefined) => (before ? Math.round(((now - before) / before) * 1000) / 10 : null);
+
+export function MetricCards({ stats, view, goal, prevGoal, revenue, currency, error, busy }: {
+  stats?: Stats; view: ViewState; goal?: GoalStat; prevGoal?: GoalStat | null; revenue?: Revenue; currency: string; error?: string; busy?: boolean;
 }) {
   const m = stats?.metrics;
   const c = stats?.previous ? stats.change : undefined;
@@ -34,8 +37,9 @@ export function MetricCards({ stats, view, goal, revenue, currency, error, busy 
     { key: 'visit_duration', label: 'Visit duration', value: fmtDuration(m.visit_duration), change: ch('visit_duration'), chart: 'visit_duration' },
   ] : [];
   if (goal) {
-    cards.push({ key: 'conversions', label: 'Conversions', value: fmtNumber(goal.completions), change: undefined });
-    cards.push({ key: 'conversion_rate', label: 'Conversion rate', value: fmtPercent(goal.conversion_rate), change: undefined });
+    const cmpOn = compared && prevGoal !== undefined;
+    cards.push({ key: 'conversions', label: 'Conversions', value: fmtNumber(goal.completions), change: cmpOn ? pct(goal.completions, prevGoal?.completions) : undefined });
+    cards.push({ key: 'conversion_rate', label: 'Conversion rate', value: fmtPercent(goal.conversion_rate), change: cmpOn ? pct(goal.conversion_rate, prevGoal?.conversion_rate) : undefined });
   }
   if (revenue && (goal || revenue.metrics.revenue > 0)) {
     cards.push({ key: 'revenue', label: 'Revenue', value: fmtMoney(revenue.metrics.revenue, revenue.currency || currency), change: compared ? revenue.change.revenue : undefined, chart: 'revenue' });
