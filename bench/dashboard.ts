@@ -42,19 +42,23 @@ try {
     const page_: number[] = [], api: number[] = [], spreads: number[] = [];
     let requests: string[] = [];
     for (let run = 0; run <= RUNS; run++) {
-      const starts: { url: string; t: number }[] = [];
-      const onRequest = (r: import('playwright-core').Request) => { if (r.url().includes('/api/v1/') && !r.url().includes('/realtime')) starts.push({ url: r.url(), t: performance.now() }); };
+      const starts: { url: string }[] = [];
+      const onRequest = (r: import('playwright-core').Request) => { if (r.url().includes('/api/v1/') && !r.url().includes('/realtime')) starts.push({ url: r.url() }); };
       page.on('request', onRequest);
-      const t0 = performance.now();
       await page.goto(url);
-      await page.waitForFunction(() => document.querySelectorAll('.panel').length >= 6 && !!document.querySelector('.uplot')
-        && !document.querySelector('[aria-busy="true"]') && !document.querySelector('.skeleton'), undefined, { polling: 'raf', timeout: 60_000 });
-      const elapsed = performance.now() - t0;
+      // The page's own clock: navigation start → the first frame with every card, the chart and every panel filled.
+      const filled = await page.waitForFunction(() => document.querySelectorAll('.panel').length >= 6 && !!document.querySelector('.uplot')
+        && !document.querySelector('[aria-busy="true"]') && !document.querySelector('.skeleton') && performance.now(), undefined, { polling: 'raf', timeout: 60_000 });
+      const elapsed = (await filled.jsonValue()) as number;
       page.off('request', onRequest);
       const data = starts.filter((s) => /\/analytics\/|\/goals|\/funnels/.test(s.url));
       if (run === 0) { requests = data.map((s) => s.url); continue; }
       page_.push(elapsed);
-      spreads.push(data.length ? Math.max(...data.map((s) => s.t)) - Math.min(...data.map((s) => s.t)) : 0);
+      // When the page asked for its data (the Resource Timing clock): a waterfall would spread these out. The small
+      // lists (sites, goals, funnels) are left out: their remembered copies are revalidated on purpose 1.5 s later.
+      const asked: number[] = await page.evaluate(() => performance.getEntriesByType('resource')
+        .filter((r) => /\/analytics\/|\/goals\/stats|\/analysis/.test(r.name) && !r.name.includes('/realtime')).map((r) => r.startTime));
+      spreads.push(asked.length ? Math.max(...asked) - Math.min(...asked) : 0);
       const a0 = performance.now();
       await Promise.all(requests.map((u) => fetch(u, { headers: auth }).then((r) => r.arrayBuffer())));
       api.push(performance.now() - a0);

@@ -25,3 +25,9 @@ export function forgetAll(): void {
     // Nothing stored.
   }
 }
+
+/**
+ * Waits before revalidating a remembered answer: a browser runs only 6 requests per host at once, and the
+ * dashboard's data requests should get those slots first (a dead session still shows at once: they answer 401).
+ */
+export const revalidateDelay = (ms = 1500) => new Promise<void>((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@ import { createClient } from '../api/client.ts';
 import type { Me } from '../api/types.ts';
 import { loc, navigate } from '../router.ts';
 import { markSignedIn, maybeSignedIn, rememberToken, storedToken } from './token.ts';
-import { forgetAll, remember, remembered } from './remembered.ts';
+import { forgetAll, remember, remembered, revalidateDelay } from './remembered.ts';
 
 export const me = signal<Me | null | undefined>(undefined);
 
@@ -34,7 +34,11 @@ export async function refreshMe(): Promise<void> {
     return;
   }
   // Shown at once; the fresh answer replaces it (or a 401 sends the visitor to /login).
-  me.value ??= remembered<Me>('me');
+  const cached = me.value === undefined ? remembered<Me>('me') : undefined;
+  if (cached) {
+    me.value = cached;
+    await revalidateDelay();
+  }
   try {
     me.value = await api.auth.me();
     remember('me', me.value);

@@ -5,6 +5,7 @@ import type { Site } from '../../api/types.ts';
 import { todayIn } from '../../components/dates.ts';
 import { LiveCheck, Snippet } from '../../components/snippet.tsx';
 import { useData } from '../../components/use-data.ts';
+import { useRemembered } from '../../components/use-remembered.ts';
 import { loc } from '../../router.ts';
 import { buildSeries, daysOf } from './chart-series.ts';
 import { FilterBar } from './filter-bar.tsx';
@@ -36,9 +37,9 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
   const revenue = useData((s) => api.analytics.revenue(orgId, site.id, { ...view.api, compare: COMPARE[view.compare], interval: view.interval }, s), [...k, view.compare, view.interval]);
   const cmpRevenue = useData((s) => (cmp && view.metric === 'revenue' ? api.analytics.revenue(orgId, site.id, { ...view.api, period: 'custom', date: undefined, from: cmp.from, to: cmp.to, interval: view.interval, compare: 'none' }, s) : Promise.resolve(undefined)),
     [...k, view.interval, cmp?.from, cmp?.to, view.metric]);
-  const goals = useData(() => api.goals.list(orgId, site.id), [site.id]);
+  const goals = useRemembered(scope.shared ? undefined : `goals-${site.id}`, () => api.goals.list(orgId, site.id), [site.id]);
   const goalStats = useData((s) => api.goals.stats(orgId, site.id, view.api, s), k);
-  const funnels = useData(() => api.funnels.list(orgId, site.id), [site.id]);
+  const funnels = useRemembered(scope.shared ? undefined : `funnels-${site.id}`, () => api.funnels.list(orgId, site.id), [site.id]);
   const hasAny = useData(() => (stats.data && stats.data.metrics.events === 0 && !view.filters.length
     ? api.analytics.stats(orgId, site.id, { period: 'all', compare: 'none' }).then((r) => r.metrics.events > 0) : Promise.resolve(true)), [site.id, stats.data]);
 

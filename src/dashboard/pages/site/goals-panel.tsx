@@ -8,7 +8,7 @@ import type { Scope } from './scope.ts';
 export function GoalsPanel({ scope, view, stats, goals }: { scope: Scope; view: ViewState; stats: Loaded<GoalStats>; goals?: Goal[] }) {
   const rows = (stats.data?.goals ?? []).map((g) => ({ ...g, name: g.name, label: g.name, revenue_text: g.revenue }))
     .sort((a, b) => b.visitors - a.visitors);
-  const noGoals = goals !== undefined && goals.length === 0;
+  const noGoals = goals !== undefined && goals.length === 0 && !rows.length && !stats.loading;
   return (
     <PanelFrame title="Goals" busy={stats.loading}>
       {noGoals ? (

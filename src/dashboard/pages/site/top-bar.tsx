@@ -12,9 +12,10 @@ function CurrentVisitors({ scope }: { scope: Scope }) {
     let timer: ReturnType<typeof setInterval>;
     const ac = new AbortController();
     const load = () => scope.api.analytics.realtime(scope.orgId, scope.site.id, ac.signal).then((r) => setN(r.visitors), () => {});
-    void load();
+    // The first count waits for the panels' requests to take the browser's connection slots.
+    const first = setTimeout(load, 1200);
     timer = setInterval(load, 30_000);
-    return () => { clearInterval(timer); ac.abort(); };
+    return () => { clearTimeout(first); clearInterval(timer); ac.abort(); };
   }, [scope.site.id]);
   if (n === undefined) return null;
   return <span class="current-visitors" title="Visitors in the last 30 minutes"><span class="dot" aria-hidden="true" />{n} current visitor{n === 1 ? '' : 's'}</span>;
