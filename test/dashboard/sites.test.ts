@@ -73,7 +73,11 @@ describe('account and sites pages', () => {
     await v.goto(`${fixture.url}/plain`);
     await visitor.close();
     await page.getByText('Receiving events').waitFor({ timeout: 60_000 });
+    // Then the dashboard itself, every request run again: the chart's today holds the visitor.
     await page.locator('[data-metric="visitors"] .metric-value').waitFor();
+    await page.getByRole('button', { name: 'Show data table' }).click();
+    await page.locator('.chart-table td', { hasText: '(so far)' }).waitFor();
+    expect(await page.locator('.chart-table tr', { hasText: '(so far)' }).locator('td.num').first().textContent()).toBe('1');
   }, 120_000);
 
   test('the sites list shows the site with its last 24 h visitors', async () => {

@@ -1,6 +1,6 @@
 // The site dashboard: top bar, filters, metric cards, main chart, and the panels. Every request starts at once
 // (uPlot's chunk too): nothing waits on another response.
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Site } from '../../api/types.ts';
 import { todayIn } from '../../components/dates.ts';
 import { LiveCheck, Snippet } from '../../components/snippet.tsx';
@@ -26,7 +26,9 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
   const today = todayIn(site.timezone);
   const search = loc.value.search;
   const view = useMemo(() => readView(search, today), [search, today]);
-  const k = [site.id, view.api.period, view.api.date, view.api.from, view.api.to, view.api.filters];
+  // Bumped when the first events arrive, so every request of the empty dashboard runs again.
+  const [generation, setGeneration] = useState(0);
+  const k = [site.id, view.api.period, view.api.date, view.api.from, view.api.to, view.api.filters, generation];
   void loadUPlot();
 
   const stats = useData((s) => api.analytics.stats(orgId, site.id, { ...view.api, compare: COMPARE[view.compare] }, s), [...k, view.compare]);
@@ -41,7 +43,7 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
   const goalStats = useData((s) => api.goals.stats(orgId, site.id, view.api, s), k);
   const funnels = useRemembered(scope.shared ? undefined : `funnels-${site.id}`, () => api.funnels.list(orgId, site.id), [site.id]);
   const hasAny = useData(() => (stats.data && stats.data.metrics.events === 0 && !view.filters.length
-    ? api.analytics.stats(orgId, site.id, { period: 'all', compare: 'none' }).then((r) => r.metrics.events > 0) : Promise.resolve(true)), [site.id, stats.data]);
+    ? api.analytics.stats(orgId, site.id, { period: 'all', compare: 'none' }).then((r) => r.metrics.events > 0) : Promise.resolve(true)), [site.id, stats.data, generation]);
 
   const goalFilter = view.filters.find((f) => f.dimension === 'goal' && f.operator === 'is');
   const goalStat = goalFilter ? goalStats.data?.goals.find((g) => g.id === goalFilter.value) : undefined;
@@ -57,7 +59,7 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
         <TopBar scope={scope} view={view} today={today} sites={sites} />
         <div class="card narrow onboarding">
           <h2>No events yet</h2>
-          {scope.shared ? <p class="muted">This site has not received any events yet.</p> : <><Snippet site={site} /><LiveCheck api={api} orgId={orgId} site={site} onLive={() => { stats.reload(); hasAny.reload(); }} /></>}
+          {scope.shared ? <p class="muted">This site has not received any events yet.</p> : <><Snippet site={site} /><LiveCheck api={api} orgId={orgId} site={site} onLive={() => setTimeout(() => setGeneration((g) => g + 1), 1500)} /></>}
         </div>
       </div>
     );

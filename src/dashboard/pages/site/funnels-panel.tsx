@@ -13,7 +13,7 @@ export function FunnelsPanel({ scope, view, funnels, error }: { scope: Scope; vi
   return (
     <PanelFrame title="Funnels" busy={res.loading || funnels === undefined && !error} footer={chosen && !scope.shared ? <a class="btn btn-sm btn-ghost" href={`${scope.base}/funnels/${chosen.id}${location.search}`}>Open funnel</a> : undefined}>
       {error && <div class="panel-msg panel-error" role="alert">{error}</div>}
-      {funnels?.length === 0 && <div class="panel-msg muted">No funnels yet.{!scope.shared && <> <a href={`${scope.base}/settings#funnels`}>Create one</a> to see where visitors drop off.</>}</div>}
+      {funnels?.length === 0 && <div class="panel-msg muted"><p>No funnels yet.{!scope.shared && <> <a href={`${scope.base}/settings#funnels`}>Create one</a> to see where visitors drop off.</>}</p></div>}
       {chosen && (
         <>
           <div class="field funnel-pick">

@@ -12,7 +12,7 @@ export function GoalsPanel({ scope, view, stats, goals }: { scope: Scope; view: 
   return (
     <PanelFrame title="Goals" busy={stats.loading}>
       {noGoals ? (
-        <div class="panel-msg muted">No goals yet.{!scope.shared && <> <a href={`${scope.base}/settings#goals`}>Set one up</a> to count conversions.</>}</div>
+        <div class="panel-msg muted"><p>No goals yet.{!scope.shared && <> <a href={`${scope.base}/settings#goals`}>Set one up</a> to count conversions.</>}</p></div>
       ) : (
         <>
           <PanelState loading={stats.loading} error={stats.error} empty={!rows.length} />
