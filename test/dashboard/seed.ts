@@ -44,7 +44,7 @@ export async function seedTraffic(api: ReturnType<typeof client>, token: string,
   return res.body.data.imported;
 }
 
-/** Logs the browser in through /login (the session cookie, or the token fallback of older servers). */
+/** Logs the browser in through /login: the server sets the session cookie. */
 export async function logIn(page: import('playwright-core').Page, base: string, email: string, next = '/'): Promise<void> {
   await page.goto(`${base}/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`);
   await page.getByLabel('Email').fill(email);

@@ -40,6 +40,10 @@ describe('account and sites pages', () => {
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${server.url}/settings/api-keys`);
+    // The session is the HttpOnly cookie: nothing script can read holds it.
+    const cookies = await context.cookies(server.url);
+    expect(cookies.find((c) => c.name === 'tern_session')?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage))).not.toContain('ses_');
   }, 120_000);
 
   test('add a site: snippet with copy button, live check turns to receiving events', async () => {

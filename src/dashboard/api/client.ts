@@ -54,9 +54,9 @@ export function createClient(opts: ClientOptions = {}) {
     call,
     get,
     auth: {
-      login: (email: string, password: string) => call<{ user: T.User; token?: string }>('POST', '/auth/login', { email, password, cookie: true }),
+      login: (email: string, password: string) => call<{ user: T.User }>('POST', '/auth/login', { email, password, cookie: true }),
       register: (email: string, password: string, name?: string) =>
-        call<{ user: T.User; organization: T.Org; token?: string }>('POST', '/auth/register', { email, password, name, cookie: true }),
+        call<{ user: T.User; organization: T.Org }>('POST', '/auth/register', { email, password, name, cookie: true }),
       logout: () => call<{}>('POST', '/auth/logout'),
       me: () => get<T.Me>('/auth/me'),
     },

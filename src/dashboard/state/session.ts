@@ -4,7 +4,7 @@ import { computed, signal } from '@preact/signals';
 import { createClient } from '../api/client.ts';
 import type { Me } from '../api/types.ts';
 import { loc, navigate } from '../router.ts';
-import { markSignedIn, maybeSignedIn, rememberToken, storedToken } from './token.ts';
+import { markSignedIn, maybeSignedIn } from './signed-in.ts';
 import { forgetAll, remember, remembered, revalidateDelay } from './remembered.ts';
 
 export const me = signal<Me | null | undefined>(undefined);
@@ -18,7 +18,6 @@ export function loginUrl(): string {
 }
 
 export const api = createClient({
-  bearer: storedToken,
   onUnauthorized: () => {
     markSignedIn(false);
     forgetAll();
@@ -49,9 +48,8 @@ export async function refreshMe(): Promise<void> {
   }
 }
 
-/** After login or registration: the server set the cookie (or, before the cookie, answered with a token). */
-export async function signedIn(token: string | undefined): Promise<void> {
-  rememberToken(token);
+/** After login or registration, which set the session cookie. */
+export async function signedIn(): Promise<void> {
   markSignedIn(true);
   await refreshMe();
 }
@@ -60,7 +58,6 @@ export async function logout(): Promise<void> {
   try {
     await api.auth.logout();
   } finally {
-    rememberToken(undefined);
     markSignedIn(false);
     forgetAll();
     me.value = null;

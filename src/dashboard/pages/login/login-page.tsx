@@ -20,7 +20,8 @@ export function LoginPage() {
     setBusy(true);
     setError('');
     try {
-      await signedIn((await api.auth.login(String(f.get('email')), String(f.get('password')))).token);
+      await api.auth.login(String(f.get('email')), String(f.get('password')));
+      await signedIn();
       navigate(nextPath(), { replace: true });
     } catch (err) {
       setError(explain(err));

@@ -16,7 +16,8 @@ export function RegisterPage() {
     setError('');
     try {
       const name = String(f.get('name') ?? '').trim();
-      await signedIn((await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined)).token);
+      await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined);
+      await signedIn();
       const next = nextPath();
       navigate(next === '/' ? '/sites/new' : next, { replace: true });
     } catch (err) {
