@@ -1,8 +1,9 @@
 // Builds the dashboard SPA (src/dashboard/) into content-hashed ES modules and CSS, kept in memory, gzipped.
 // The build is cached in DATA_DIR/cache/dashboard-<source hash>/ like the tracker's, so restarts (and Deno, which
 // spawns the bun CLI) rebuild only when the sources or the lockfile changed; a failed build falls back to the
-// newest cached one.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// newest cached one. A copy also goes to node_modules/.cache/tern/ beside the sources it was built from, so a
+// fresh DATA_DIR of the same install (every test server, a second instance) copies it instead of rebuilding.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -23,11 +24,13 @@ export type DashboardBuild = {
   manifest: Manifest;
   initialGzipBytes: number;
   totalGzipBytes: number;
-  cached: boolean;
+  /** Where it came from: DATA_DIR's cache, the install's cache, or a build at this start. */
+  source: 'data-dir' | 'install' | 'built';
 };
 
 const appDir = fileURLToPath(new URL('../dashboard/', import.meta.url));
 const lockfile = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
+const installCache = fileURLToPath(new URL('../../node_modules/.cache/tern/', import.meta.url));
 const PREFIX = 'dashboard-';
 const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml', json: 'application/json',
@@ -53,7 +56,7 @@ function manifestOf(dir: string): Manifest {
   return { entry, css: files.filter((f) => f.endsWith('.css')), preload: [...preload], icon };
 }
 
-function load(dir: string, cached: boolean): DashboardBuild {
+function load(dir: string, source: DashboardBuild['source']): DashboardBuild {
   const manifest: Manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   const assets = new Map<string, WebAsset>();
   for (const name of readdirSync(dir)) {
@@ -64,7 +67,7 @@ function load(dir: string, cached: boolean): DashboardBuild {
   const gz = (n: string) => assets.get(n)?.gzip.byteLength ?? 0;
   const initialGzipBytes = [manifest.entry, ...manifest.preload, ...manifest.css].reduce((s, n) => s + gz(n), 0);
   const totalGzipBytes = [...assets.values()].filter((a) => /\.(js|css)$/.test(a.name)).reduce((s, a) => s + a.gzip.byteLength, 0);
-  return { assets, html: indexHtml(manifest), manifest, initialGzipBytes, totalGzipBytes, cached };
+  return { assets, html: indexHtml(manifest), manifest, initialGzipBytes, totalGzipBytes, source };
 }
 
 /** Builds into `dir` (which must not exist yet): the bundle, the hashed favicon and manifest.json last. */
@@ -80,7 +83,7 @@ async function buildInto(dir: string): Promise<void> {
 export async function bundleDashboard(outDir: string): Promise<DashboardBuild> {
   rmSync(outDir, { recursive: true, force: true });
   await buildInto(outDir);
-  return load(outDir, false);
+  return load(outDir, 'built');
 }
 
 function newestCached(cacheDir: string): string | undefined {
@@ -93,11 +96,44 @@ function newestCached(cacheDir: string): string | undefined {
   }
 }
 
-/** The dashboard for a server on `dataDir`: the cached build if current, else a fresh one (moved in atomically). */
+/** Copies a complete build directory to `to` atomically (a tmp sibling, then a rename); false if it could not. */
+function copyBuild(from: string, to: string): boolean {
+  const tmp = `${to}.${process.pid}.tmp`;
+  try {
+    mkdirSync(join(to, '..'), { recursive: true });
+    rmSync(tmp, { recursive: true, force: true });
+    cpSync(from, tmp, { recursive: true });
+    if (existsSync(to)) rmSync(tmp, { recursive: true, force: true });
+    else renameSync(tmp, to);
+    return true;
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Removes the other builds in a cache directory (older sources). */
+function prune(cacheDir: string, keep: string): void {
+  try {
+    for (const f of readdirSync(cacheDir)) {
+      if (f.startsWith(PREFIX) && !f.endsWith('.tmp') && join(cacheDir, f) !== keep) rmSync(join(cacheDir, f), { recursive: true, force: true });
+    }
+  } catch {
+    // Nothing to prune.
+  }
+}
+
+/** The dashboard for a server on `dataDir`: a cached build if current, else a fresh one (moved in atomically). */
 export async function loadDashboard(dataDir: string): Promise<DashboardBuild> {
   const cacheDir = join(dataDir, 'cache');
-  const dir = join(cacheDir, `${PREFIX}${sourceHash([appDir], ['.ts', '.tsx', '.css', '.svg'], [lockfile])}`);
-  if (existsSync(join(dir, 'manifest.json'))) return load(dir, true);
+  const name = `${PREFIX}${sourceHash([appDir], ['.ts', '.tsx', '.css', '.svg'], [lockfile])}`;
+  const dir = join(cacheDir, name);
+  if (existsSync(join(dir, 'manifest.json'))) return load(dir, 'data-dir');
+  const installed = join(installCache, name);
+  if (existsSync(join(installed, 'manifest.json')) && copyBuild(installed, dir)) {
+    prune(cacheDir, dir);
+    return load(dir, 'install');
+  }
   const tmp = `${dir}.${process.pid}.tmp`;
   try {
     mkdirSync(cacheDir, { recursive: true });
@@ -107,9 +143,11 @@ export async function loadDashboard(dataDir: string): Promise<DashboardBuild> {
     rmSync(tmp, { recursive: true, force: true });
     const stale = newestCached(cacheDir);
     if (stale === undefined) throw e;
-    return load(stale, true);
+    return load(stale, 'data-dir');
   }
-  for (const f of readdirSync(cacheDir)) if (f.startsWith(PREFIX) && !f.endsWith('.tmp')) rmSync(join(cacheDir, f), { recursive: true, force: true });
+  prune(cacheDir, dir);
   renameSync(tmp, dir);
-  return load(dir, false);
+  // Best effort: a read-only install only costs the next fresh DATA_DIR a build.
+  if (copyBuild(dir, installed)) prune(installCache, installed);
+  return load(dir, 'built');
 }

@@ -12,7 +12,7 @@ export function webModule(): Module {
       // Not awaited: the API (and ingestion) serve at once while the bundler runs; page requests wait for it.
       build = loadDashboard(ctx.config.dataDir).then(
         (b) => {
-          const fields = { initial_gzip_bytes: b.initialGzipBytes, total_gzip_bytes: b.totalGzipBytes, cached: b.cached };
+          const fields = { initial_gzip_bytes: b.initialGzipBytes, total_gzip_bytes: b.totalGzipBytes, source: b.source };
           if (b.initialGzipBytes > INITIAL_BUDGET || b.totalGzipBytes > TOTAL_BUDGET) log.warn('dashboard is over its size budget', fields);
           else log.info('dashboard ready', fields);
           return b;

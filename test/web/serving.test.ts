@@ -48,21 +48,27 @@ describe('dashboard serving', () => {
     expect((await fetch(`${server.url}/assets/main-nothere.js`)).status).toBe(404);
   });
 
-  test('the build is cached in DATA_DIR/cache and reused on restart', async () => {
+  test('the build is cached in DATA_DIR/cache and reused on restart; a fresh DATA_DIR copies the install\'s copy', async () => {
     const cache = join(server.dataDir, 'cache');
     const dirs = readdirSync(cache).filter((d) => d.startsWith('dashboard-'));
     expect(dirs.length).toBe(1);
     expect(existsSync(join(cache, dirs[0], 'manifest.json'))).toBe(true);
-    expect(server.logs()).toMatch(/"msg":"dashboard ready".*"cached":false/);
+    expect(server.logs()).toMatch(/"msg":"dashboard ready".*"source":"(built|install)"/);
+    expect(existsSync(join(import.meta.dir, '../../node_modules/.cache/tern', dirs[0], 'manifest.json'))).toBe(true);
     await server.stop();
     const again = await startServer({ dataDir: server.dataDir });
+    const fresh = await startServer();
     try {
       expect((await fetch(again.url + '/')).status).toBe(200);
-      expect(again.logs()).toMatch(/"msg":"dashboard ready".*"cached":true/);
+      expect(again.logs()).toMatch(/"msg":"dashboard ready".*"source":"data-dir"/);
+      expect((await fetch(fresh.url + '/')).status).toBe(200);
+      expect(fresh.logs()).toMatch(/"msg":"dashboard ready".*"source":"install"/);
+      expect(readdirSync(join(fresh.dataDir, 'cache')).filter((d) => d.startsWith('dashboard-'))).toEqual(dirs);
     } finally {
       await again.stop();
+      await fresh.cleanup();
     }
-  });
+  }, 60_000);
 });
 
 describe('dashboard budgets', () => {
@@ -80,16 +86,22 @@ describe('dashboard budgets', () => {
 });
 
 describe('dashboard under Deno', () => {
-  test('built with the bun CLI at start and served the same way', async () => {
+  test('the bun CLI bundles it (no Bun.build there) and a Deno server serves it', async () => {
+    const root = join(import.meta.dir, '../..');
+    const proc = Bun.spawn([join(root, 'node_modules/.bin/deno'), 'run', '-A', '--quiet', join(root, 'src/web/build.ts')], { cwd: root, stdout: 'pipe', stderr: 'pipe' });
+    const out = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    expect(out).toMatch(/initial .*KB gzipped/);
+    expect(out).toMatch(/main-\w+\.js/);
     const deno = await startServer({ runtime: 'deno' });
     try {
       const html = await (await fetch(`${deno.url}/sites/new`)).text();
-      expect(deno.logs()).toMatch(/"msg":"dashboard ready".*"cached":false/);
       const js = html.match(/\/assets\/(main-\w+\.js)/)![1];
       const r = await fetch(`${deno.url}/assets/${js}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect((await r.text()).length).toBeGreaterThan(10_000);
+      expect(deno.logs()).toMatch(/"msg":"dashboard ready"/);
     } finally {
       await deno.cleanup();
     }
