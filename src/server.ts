@@ -33,6 +33,7 @@ import { serve, type RunningServer } from './runtime/index.ts';
 import { log, setLogLevel } from './log.ts';
 import { trackerModule } from './tracker/module.ts';
 import { analyticsModule } from './analytics/module.ts';
+import { webModule } from './web/module.ts';
 import { sharesModule } from './shares/module.ts';
 import { setPausePoint } from './storage/pause-point.ts';
 import { erasureModule } from './visitors/erase-module.ts';
@@ -58,6 +59,7 @@ const modules = (storage: StorageModule, dropSite: DropSite): Module[] => [
   erasureModule(),
   exportsModule(),
   trackerModule(),
+  webModule(),
 ];
 
 function createApp(ctx: AppContext, features: Module[]) {

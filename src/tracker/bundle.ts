@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { bundleBrowserScript } from '../runtime/bundle.ts';
+import { sourceHash } from '../runtime/source-hash.ts';
 
 /** Spec budget: the tracker must stay under 3 KB minified and gzipped. */
 export const GZIP_BUDGET = 3 * 1024;
@@ -16,11 +17,7 @@ export type TrackerAsset = { js: string; gzip: Uint8Array<ArrayBuffer>; etag: st
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
 const PREFIX = 'tracker-';
 
-function sourceHash(): string {
-  const h = createHash('sha256');
-  for (const f of readdirSync(clientDir).filter((f) => f.endsWith('.ts')).sort()) h.update(f).update('\0').update(readFileSync(join(clientDir, f)));
-  return h.digest('hex').slice(0, 16);
-}
+const trackerSourceHash = () => sourceHash([clientDir], ['.ts']);
 
 function asset(js: string, cached: boolean): TrackerAsset {
   const gzip = new Uint8Array(gzipSync(js, { level: 9 }));
@@ -54,7 +51,7 @@ export async function bundleTracker(): Promise<TrackerAsset> {
 /** The tracker for a server on `dataDir`: cached build if current, else a fresh one (written atomically). */
 export async function loadTracker(dataDir: string): Promise<TrackerAsset> {
   const cacheDir = join(dataDir, 'cache');
-  const file = join(cacheDir, `${PREFIX}${sourceHash()}.js`);
+  const file = join(cacheDir, `${PREFIX}${trackerSourceHash()}.js`);
   const hit = readCached(file);
   if (hit !== undefined) return asset(hit, true);
   let built: TrackerAsset;

@@ -1,0 +1,73 @@
+// /: the organization's sites, each with its visitors over the last 24 hours and an hourly sparkline; "Add site".
+import { useEffect, useState } from 'preact/hooks';
+import { explain } from '../../api/client.ts';
+import type { Site } from '../../api/types.ts';
+import { addDays, hourIn, todayIn } from '../../components/dates.ts';
+import { fmtNumber } from '../../components/format.ts';
+import { Sparkline } from '../../components/sparkline.tsx';
+import { api, org } from '../../state/session.ts';
+
+type Last24 = { total: number; hourly: number[] } | 'error';
+
+/** The 24 hourly buckets ending with the current hour (yesterday's tail + today's head), in the site's zone. */
+async function last24h(orgId: string, site: Site): Promise<Last24> {
+  try {
+    const today = todayIn(site.timezone);
+    const c = await api.analytics.charts(orgId, site.id, { period: 'custom', from: addDays(today, -1), to: today, interval: 'hour' });
+    const end = 24 + hourIn(site.timezone) + 1;
+    const hourly = c.points.slice(Math.max(0, end - 24), end).map((p) => p.visitors);
+    return { total: hourly.reduce((a, b) => a + b, 0), hourly };
+  } catch {
+    return 'error';
+  }
+}
+
+function SiteCard({ orgId, site }: { orgId: string; site: Site }) {
+  const [data, setData] = useState<Last24 | undefined>();
+  useEffect(() => void last24h(orgId, site).then(setData), [site.id]);
+  return (
+    <li>
+      <a class="site-card card" href={`/sites/${site.id}`}>
+        <div class="site-card-head">
+          <span class="site-initial" aria-hidden="true">{(site.name || site.domain)[0]?.toUpperCase()}</span>
+          <span class="site-name">{site.name || site.domain}</span>
+        </div>
+        <div class="site-card-body">
+          {data === undefined ? <span class="muted">Loading…</span> : data === 'error' ? <span class="muted">No data</span> : (
+            <>
+              <div><strong class="site-visitors">{fmtNumber(data.total)}</strong> <span class="muted">visitors in the last 24 h</span></div>
+              <Sparkline values={data.hourly} />
+            </>
+          )}
+        </div>
+      </a>
+    </li>
+  );
+}
+
+export function SitesPage() {
+  const o = org.value;
+  const [sites, setSites] = useState<Site[] | undefined>();
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (o) api.sites.list(o.id).then((r) => setSites(r.sites), (e) => setError(explain(e)));
+  }, [o?.id]);
+  return (
+    <>
+      <div class="page-head">
+        <h1>Sites</h1>
+        <a class="btn btn-primary" href="/sites/new">+ Add site</a>
+      </div>
+      {error && <div class="alert" role="alert">{error}</div>}
+      {sites === undefined && !error && <p class="muted">Loading…</p>}
+      {sites?.length === 0 && (
+        <div class="card empty">
+          <h2>No sites yet</h2>
+          <p>Add your first site to get its tracking snippet.</p>
+          <a class="btn btn-primary" href="/sites/new">Add a site</a>
+        </div>
+      )}
+      {sites && sites.length > 0 && <ul class="site-grid">{sites.map((s) => <SiteCard key={s.id} orgId={o!.id} site={s} />)}</ul>}
+    </>
+  );
+}

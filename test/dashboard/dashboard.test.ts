@@ -1,0 +1,220 @@
+// The site dashboard over a seeded month of traffic: numbers match the API, period/comparison/interval changes,
+// row click → filter chip → remove → back restores, Details search/sort/CSV, goals and funnels panels, the map,
+// keyboard use, axe-core and screenshots in both themes and widths, and no console errors.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { setupAccount } from '../helpers/api.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { launchBrowser } from '../tracker/browser.ts';
+import { appPage, auditPage, newAppContext, type AppPage } from './browser.ts';
+import { logIn, seedTraffic } from './seed.ts';
+
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let app: AppPage;
+let acc: Awaited<ReturnType<typeof setupAccount>>;
+let base: string;
+
+const stats = async (q: string) => (await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats?${q}`, acc.token)).body.data;
+
+/** Every panel, card and the chart done loading. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('.panel').length >= 6 && !document.querySelector('[aria-busy="true"]') && !!document.querySelector('.uplot'));
+}
+const card = (page: Page, key: string) => page.locator(`[data-metric="${key}"] .metric-value`);
+
+beforeAll(async () => {
+  server = await startServer();
+  acc = await setupAccount(server.url, { domain: 'shop.example.com' });
+  await seedTraffic(acc.api, acc.token, acc.orgId, acc.site.id, acc.site.public_id);
+  const sitePath = `/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}`;
+  await acc.api.post(`${sitePath}/goals`, { name: 'Signup', type: 'pageview', path: '/signup' }, acc.token);
+  await acc.api.post(`${sitePath}/funnels`, { name: 'Checkout', steps: [{ type: 'pageview', value: '/' }, { type: 'pageview', value: '/pricing' }, { type: 'pageview', value: '/signup' }] }, acc.token);
+  await acc.api.post(`${sitePath}/annotations`, { date: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), text: 'Launched pricing page' }, acc.token);
+  browser = await launchBrowser();
+  context = await newAppContext(browser);
+  app = await appPage(context);
+  base = `${server.url}/sites/${acc.site.id}`;
+  await logIn(app.page, server.url, acc.email);
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await server.cleanup();
+});
+
+describe('site dashboard', () => {
+  test('cards match the API, panels fill, the chart draws with its annotation', async () => {
+    const { page } = app;
+    await page.goto(base);
+    await settled(page);
+    const api = await stats('period=30d');
+    expect(await card(page, 'visitors').textContent()).toBe(String(api.metrics.visitors));
+    expect(await card(page, 'pageviews').textContent()).toBe(String(api.metrics.pageviews));
+    expect(await card(page, 'bounce_rate').textContent()).toBe(`${api.metrics.bounce_rate}%`);
+    const pages = page.locator('section[aria-label="Top pages"]');
+    await expect(pages.getByRole('button', { name: '/pricing' }).isVisible()).resolves.toBe(true);
+    expect(await page.locator('section[aria-label="Locations"] .bar-label').count()).toBeGreaterThan(0);
+    expect(await page.locator('.annotation').count()).toBe(1);
+    expect(await page.locator('.annotation').getAttribute('aria-label')).toContain('Launched pricing page');
+    await page.locator('section[aria-label="Goals"]').getByRole('button', { name: 'Signup' }).waitFor();
+    await page.locator('section[aria-label="Funnels"] .funnel-step').nth(2).waitFor();
+    await auditPage(page, 'dashboard', () => settled(page));
+  }, 120_000);
+
+  test('period, ← →, comparison and interval live in the URL', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Last 30 days' }).click();
+    await page.getByRole('button', { name: /^Last 7 days/ }).click();
+    await page.waitForURL(/period=7d/);
+    await settled(page);
+    expect(await card(page, 'visitors').textContent()).toBe(String((await stats('period=7d')).metrics.visitors));
+    await page.getByRole('button', { name: 'Previous period' }).click();
+    await page.waitForURL(/period=7d&date=\d{4}-\d{2}-\d{2}/);
+    const date = new URL(page.url()).searchParams.get('date')!;
+    await settled(page);
+    expect(await card(page, 'visitors').textContent()).toBe(String((await stats(`period=7d&date=${date}`)).metrics.visitors));
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.searchParams.get('period') === '7d' && !u.searchParams.has('date'));
+    await page.getByLabel('Comparison').selectOption('year');
+    await page.waitForURL(/compare=year/);
+    await page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Hour' }).click();
+    await page.waitForURL(/interval=hour/);
+    await settled(page);
+    await page.reload();
+    await settled(page);
+    expect(await page.getByLabel('Comparison').inputValue()).toBe('year');
+    expect(await page.getByRole('button', { name: 'Hour' }).getAttribute('aria-pressed')).toBe('true');
+    await page.locator('[data-metric="pageviews"]').click();
+    await page.waitForURL(/metric=pageviews/);
+    await page.getByRole('button', { name: 'Show data table' }).click();
+    expect(await page.locator('.chart-table tbody tr').count()).toBe(7 * 24);
+    // Drag across the chart of the last 30 days: a custom period of the days under the selection.
+    await page.goto(base);
+    await settled(page);
+    const over = (await page.locator('.uplot .u-over').boundingBox())!;
+    await page.mouse.move(over.x + over.width * 0.3, over.y + over.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(over.x + over.width * 0.6, over.y + over.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForURL(/period=custom&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+    const zoomed = new URL(page.url()).searchParams;
+    const days = (Date.parse(zoomed.get('to')!) - Date.parse(zoomed.get('from')!)) / 86_400_000 + 1;
+    expect(days).toBeGreaterThanOrEqual(7);
+    expect(days).toBeLessThanOrEqual(11);
+    await settled(page);
+    await page.goto(`${base}?period=custom&from=2026-01-01&to=2026-01-31`);
+    await settled(page);
+    expect(await page.locator('.period-button').textContent()).toContain('Jan 1');
+  }, 120_000);
+
+  test('a row click filters, the chip can be removed, back restores the filter', async () => {
+    const { page } = app;
+    await page.goto(base);
+    await settled(page);
+    await page.locator('section[aria-label="Top pages"]').getByRole('button', { name: '/pricing' }).click();
+    await page.waitForURL(/f=page%7Cis%7C%2Fpricing/);
+    await settled(page);
+    const filtered = await stats(`period=30d&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'page', operator: 'is', value: '/pricing' }]))}`);
+    expect(await card(page, 'visitors').textContent()).toBe(String(filtered.metrics.visitors));
+    await expect(page.getByRole('group', { name: 'Filters' }).textContent()).resolves.toContain('/pricing');
+    await page.getByRole('button', { name: 'Remove filter Page' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('f'));
+    await settled(page);
+    await page.goBack();
+    await page.waitForURL(/f=page%7Cis%7C%2Fpricing/);
+    await page.getByRole('button', { name: /Edit filter Page is \/pricing/ }).waitFor();
+    await page.getByRole('button', { name: /Edit filter Page/ }).click();
+    await page.getByLabel('Operator').selectOption('contains');
+    await page.getByLabel('Value', { exact: true }).fill('pri');
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await page.waitForURL(/f=page%7Ccontains%7Cpri/);
+    await settled(page);
+    await page.keyboard.press('Escape');
+    await page.waitForURL((u) => !u.searchParams.has('f'));
+  }, 120_000);
+
+  test('an API error becomes a readable message in the panels it hit', async () => {
+    const { page } = app;
+    const errorsBefore = app.errors.length;
+    await page.goto(`${base}?f=${encodeURIComponent('bogus|is|x')}`);
+    const msg = page.locator('section[aria-label="Top pages"] [role="alert"]');
+    await msg.waitFor();
+    expect(await msg.textContent()).toContain('bogus');
+    expect(await page.locator('.panel-error').count()).toBeGreaterThanOrEqual(4);
+    await auditPage(page, 'dashboard-error');
+    // The failed requests are the expected 400s; drop them from the no-console-errors check.
+    app.errors.splice(errorsBefore);
+    await page.goto(base);
+  }, 60_000);
+
+  test('Details: search, sort by a column, page, CSV of what it shows; keyboard only', async () => {
+    const { page } = app;
+    await settled(page);
+    const panel = page.locator('section[aria-label="Top pages"]');
+    await panel.getByRole('button', { name: 'Details' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Page details' });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('details-search');
+    await dialog.locator('tbody tr td .link-button').first().waitFor();
+    await page.keyboard.type('docs');
+    expect(await dialog.locator('tbody tr').count()).toBe(2);
+    await dialog.getByRole('button', { name: /^Page/ }).click();
+    expect(await dialog.locator('th[aria-sort]').first().getAttribute('aria-sort')).toBe('ascending');
+    const names = await dialog.locator('tbody .link-button').allTextContents();
+    expect(names).toEqual(['/docs/api', '/docs/start']);
+    await auditPage(page, 'dashboard-details');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r\n/);
+    expect(csv[0]).toStartWith('Page,Visitors,');
+    expect(csv.slice(1).map((l) => l.split(',')[0])).toEqual(['/docs/api', '/docs/start']);
+    // Focus stays inside the dialog: Tab from the last control wraps to the first.
+    for (let i = 0; i < 25; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Details');
+  }, 120_000);
+
+  test('keyboard: period shortcuts, the period menu opens, moves and closes on Esc, focus is visible', async () => {
+    const { page } = app;
+    await page.goto(base);
+    await settled(page);
+    await page.keyboard.press('w');
+    await page.waitForURL(/period=7d/);
+    const button = page.locator('.period-button');
+    await button.focus();
+    expect(await button.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Choose a period' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Yesterday');
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Choose a period' }).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('period-button'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('period') === 'day' && !u.searchParams.has('date'));
+    expect(await button.textContent()).toContain('Today');
+  }, 60_000);
+
+  test('the map draws countries with visitors; tabs are kept in the URL', async () => {
+    const { page } = app;
+    const loc = page.locator('section[aria-label="Locations"]');
+    await loc.getByRole('button', { name: 'Map' }).click();
+    await page.waitForURL(/locations=map/);
+    await loc.locator('svg.map path.has-data').first().waitFor();
+    expect(await loc.locator('svg.map path.has-data').count()).toBeGreaterThanOrEqual(3);
+    await page.locator('section[aria-label="Top sources"]').getByRole('button', { name: 'Sources' }).click();
+    await page.waitForURL(/sources=sources/);
+    await page.reload();
+    await settled(page);
+    expect(await page.locator('section[aria-label="Top sources"]').getByRole('button', { name: 'Sources' }).getAttribute('aria-pressed')).toBe('true');
+    await auditPage(page, 'dashboard-map', () => settled(page));
+    expect(app.errors).toEqual([]);
+  }, 120_000);
+});
