@@ -10,10 +10,12 @@ export const SHOTS = join(import.meta.dir, '../.screenshots');
 
 export type AppPage = { page: Page; errors: string[] };
 
-/** A page whose console errors and uncaught exceptions are collected (every test asserts there are none). */
-export async function appPage(context: BrowserContext): Promise<AppPage> {
+/**
+ * A page whose console errors and uncaught exceptions are collected (every test asserts there are none); pass
+ * `errors` to collect into a list shared by several pages.
+ */
+export async function appPage(context: BrowserContext, errors: string[] = []): Promise<AppPage> {
   const page = await context.newPage();
-  const errors: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   return { page, errors };
@@ -45,13 +47,24 @@ export async function auditPage(page: Page, name: string, ready: () => Promise<u
     await page.setViewportSize({ width: 1280, height: 900 });
     await ready();
     await expectAccessible(page, `${name} (${theme})`);
+    await toTop(page);
     await page.screenshot({ path: join(SHOTS, `${name}-1280-${theme}.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(150);
     await ready();
     await expectAccessible(page, `${name} at 390 px (${theme})`);
+    await toTop(page);
     await page.screenshot({ path: join(SHOTS, `${name}-390-${theme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * Scrolls to the top before a full-page screenshot: Chromium keeps the scroll offset while it captures the whole
+ * page, so sticky elements would be drawn wherever the last scrollIntoView left them.
+ */
+async function toTop(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => window.scrollY === 0);
 }
