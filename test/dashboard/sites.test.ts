@@ -84,13 +84,27 @@ describe('account and sites pages', () => {
     expect(await page.locator('.chart-table tr', { hasText: '(so far)' }).locator('td.num').first().textContent()).toBe('1');
   }, 120_000);
 
-  test('the sites list shows the site with its last 24 h visitors', async () => {
+  test('the sites list shows the site with its unique visitors of today and yesterday', async () => {
     const { page } = app;
+    await page.goto(`${server.url}/settings/organization`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
     await page.waitForURL(`${server.url}/`);
     const card = page.locator('.site-card', { hasText: 'shop.example.com' });
     await card.locator('.site-visitors').waitFor();
-    expect(Number(await card.locator('.site-visitors').textContent())).toBeGreaterThanOrEqual(1);
+    const shown = Number(await card.locator('.site-visitors').textContent());
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(await card.textContent()).toMatch(/visitors? today and yesterday/);
+    // The same number as the API's unique visitors over the two days (not a sum of hourly uniques).
+    const siteId = (await card.getAttribute('href'))!.split('/').pop()!;
+    const api = await page.evaluate(async (id) => {
+      const get = async (path: string) => (await (await fetch(`/api/v1${path}`)).json()).data;
+      const orgId = (await get('/auth/me')).organizations[0].id;
+      const stats = `/organizations/${orgId}/sites/${id}/analytics/stats`;
+      const today: string = (await get(`${stats}?period=day`)).range.to;
+      const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      return (await get(`${stats}?period=custom&from=${yesterday}&to=${today}`)).metrics.visitors as number;
+    }, siteId);
+    expect(shown).toBe(api);
     await auditPage(page, 'sites');
   }, 120_000);
 

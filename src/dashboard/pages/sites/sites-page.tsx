@@ -7,24 +7,30 @@ import { fmtNumber } from '../../components/format.ts';
 import { Sparkline } from '../../components/sparkline.tsx';
 import { api, org } from '../../state/session.ts';
 
-type Last24 = { total: number; hourly: number[] } | 'error';
+type Recent = { total: number; hourly: number[] } | 'error';
 
-/** The 24 hourly buckets ending with the current hour (yesterday's tail + today's head), in the site's zone. */
-async function last24h(orgId: string, site: Site): Promise<Last24> {
+/**
+ * Unique visitors of yesterday and today (so far) in the site's zone, and their hourly sparkline up to the current
+ * hour. The API's ranges are whole days, so a rolling 24 h count is not available; summing hourly uniques would count
+ * a visitor once per hour seen, while stats over the two-day range counts each visitor once.
+ */
+async function recent(orgId: string, site: Site): Promise<Recent> {
   try {
     const today = todayIn(site.timezone);
-    const c = await api.analytics.charts(orgId, site.id, { period: 'custom', from: addDays(today, -1), to: today, interval: 'hour' });
-    const end = 24 + hourIn(site.timezone) + 1;
-    const hourly = c.points.slice(Math.max(0, end - 24), end).map((p) => p.visitors);
-    return { total: hourly.reduce((a, b) => a + b, 0), hourly };
+    const range = { period: 'custom', from: addDays(today, -1), to: today };
+    const [s, c] = await Promise.all([
+      api.analytics.stats(orgId, site.id, range),
+      api.analytics.charts(orgId, site.id, { ...range, interval: 'hour' }),
+    ]);
+    return { total: s.metrics.visitors, hourly: c.points.slice(0, 24 + hourIn(site.timezone) + 1).map((p) => p.visitors) };
   } catch {
     return 'error';
   }
 }
 
 function SiteCard({ orgId, site }: { orgId: string; site: Site }) {
-  const [data, setData] = useState<Last24 | undefined>();
-  useEffect(() => void last24h(orgId, site).then(setData), [site.id]);
+  const [data, setData] = useState<Recent | undefined>();
+  useEffect(() => void recent(orgId, site).then(setData), [site.id]);
   return (
     <li>
       <a class="site-card card" href={`/sites/${site.id}`}>
@@ -35,7 +41,7 @@ function SiteCard({ orgId, site }: { orgId: string; site: Site }) {
         <div class="site-card-body">
           {data === undefined ? <span class="muted">Loading…</span> : data === 'error' ? <span class="muted">No data</span> : (
             <>
-              <div><strong class="site-visitors">{fmtNumber(data.total)}</strong> <span class="muted">visitors in the last 24 h</span></div>
+              <div><strong class="site-visitors">{fmtNumber(data.total)}</strong> <span class="muted">{data.total === 1 ? 'visitor' : 'visitors'} today and yesterday</span></div>
               <Sparkline values={data.hourly} />
             </>
           )}
