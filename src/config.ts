@@ -29,7 +29,7 @@ const EnvSchema = z.object({
     .optional(),
   STORAGE_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:9000' })
-    .refine((u) => !new URL(u).username && !new URL(u).password, 'must not carry credentials (use STORAGE_ACCESS_KEY_ID / STORAGE_SECRET_ACCESS_KEY)')
+    .refine((u) => !URL.canParse(u) || !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (use STORAGE_ACCESS_KEY_ID / STORAGE_SECRET_ACCESS_KEY)')
     .optional(),
   STORAGE_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region such as us-east-1').default('us-east-1'),
   STORAGE_ACCESS_KEY_ID: z.string().optional(),
