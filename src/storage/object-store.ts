@@ -122,16 +122,18 @@ export class ObjectStore {
     const full = this.key(under);
     const strip = this.opts.prefix ? this.opts.prefix.length + 1 : 0;
     const out: { key: string; size: number }[] = [];
-    let token: string | undefined;
+    // Paged with start-after (the last key seen) rather than continuation tokens: every S3-compatible store has it.
+    let after: string | undefined;
     do {
-      const q = `?list-type=2&prefix=${encodeURIComponent(full)}${token ? `&continuation-token=${encodeURIComponent(token)}` : ''}`;
+      const q = `?list-type=2&prefix=${encodeURIComponent(full)}${after ? `&start-after=${encodeURIComponent(after)}` : ''}`;
       const xml = await (await this.call('GET', `${this.base()}/${q}`)).text();
+      let last: string | undefined;
       for (const m of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
-        const key = unescapeXml(m[1]!.match(/<Key>([^<]*)<\/Key>/)?.[1] ?? '');
-        out.push({ key: key.slice(strip), size: Number(m[1]!.match(/<Size>(\d+)<\/Size>/)?.[1] ?? 0) });
+        last = unescapeXml(m[1]!.match(/<Key>([^<]*)<\/Key>/)?.[1] ?? '');
+        out.push({ key: last.slice(strip), size: Number(m[1]!.match(/<Size>(\d+)<\/Size>/)?.[1] ?? 0) });
       }
-      token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? unescapeXml(xml.match(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/)?.[1] ?? '') : undefined;
-    } while (token);
+      after = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? last : undefined;
+    } while (after);
     return out;
   }
 }
