@@ -13,6 +13,8 @@ import { log } from '../log.ts';
 const DEBOUNCE_MS = 250;
 /** A round that failed waits 1, 2, 4 … s before the next, at most this long. */
 const BACKOFF_MAX_MS = 30_000;
+/** Uploads in flight at once. */
+const UPLOADS_AT_ONCE = 4;
 /** Rounds also run this often without a change (a file whose upload was refused by a store that came back). */
 const POLL_MS = 60_000;
 
@@ -89,20 +91,27 @@ export class ObjectMirror {
     const puts = await this.db.query<{ path: string }>(
       `SELECT p.path FROM parquet_files p ANTI JOIN (SELECT path FROM object_uploads WHERE store = ?) u USING (path) ORDER BY p.created_at, p.path`, [this.id]);
     let uploaded = 0;
-    for (const { path } of puts) {
-      if (signal.aborted) return;
+    const upload = async (path: string) => {
       try {
         await this.store.putFile(objectKey(path), this.manifest.abs(path), signal);
       } catch (e) {
         if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') throw e;
         // Unregistered (and deleted) since it was listed: nothing to upload. Still listed: unreadable (see load()).
         if (await this.db.one('SELECT 1 AS x FROM parquet_files WHERE path = ?', [path])) log.error('registered parquet file missing; not uploaded', { path });
-        continue;
+        return;
       }
       await pausePoint('mirror:after-upload');
       await this.db.exec('INSERT INTO object_uploads VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [this.id, path]);
       uploaded++;
-    }
+    };
+    // A few at a time: a backfill (STORAGE_URL turned on for an existing DATA_DIR) is bound by round trips, not bandwidth.
+    const queue = puts.map((p) => p.path);
+    const workers = Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, async () => {
+      for (let path = queue.shift(); path !== undefined && !signal.aborted; path = queue.shift()) await upload(path);
+    });
+    const failed = (await Promise.allSettled(workers)).find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (signal.aborted) return;
     // Listed before the manifest is read: a path, once unregistered, never comes back, so the manifest cannot list these.
     const deletes = (await this.db.query<{ path: string }>(
       `SELECT u.path FROM object_uploads u ANTI JOIN parquet_files p USING (path) WHERE u.store = ?`, [this.id])).map((r) => r.path);
