@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   STORAGE_ACCESS_KEY_ID: z.string().optional(),
   STORAGE_SECRET_ACCESS_KEY: z.string().optional(),
   STORAGE_FORCE_PATH_STYLE: bool.optional(),
+  /** How long an object stays in the bucket after the manifest stopped listing it (readers of the previous one). */
+  STORAGE_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
 }).superRefine((c, ctx) => {
   if (!c.STORAGE_URL) return;
   for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
@@ -55,6 +57,7 @@ function objectStorage(c: z.output<typeof EnvSchema>) {
     secretAccessKey: c.STORAGE_SECRET_ACCESS_KEY!,
     // MinIO, s3rver and most self-hosted stores answer on one host; AWS prefers the bucket in the host name.
     forcePathStyle: c.STORAGE_FORCE_PATH_STYLE ?? Boolean(c.STORAGE_ENDPOINT),
+    deleteGraceMs: c.STORAGE_DELETE_GRACE_SECONDS * 1000,
   };
 }
 

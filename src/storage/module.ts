@@ -25,7 +25,7 @@ export type StorageModule = {
 };
 
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
-export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions): StorageModule {
+export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number }): StorageModule {
   const holds: (() => boolean)[] = [];
   const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()) });
   let mirror: ObjectMirror | undefined;
@@ -36,7 +36,7 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
       if (objectStorage) {
         // Loaded only when configured: without STORAGE_URL no S3 code is imported.
         const [{ ObjectMirror }, { ObjectStore }] = await Promise.all([import('./object-mirror.ts'), import('./object-store.ts')]);
-        mirror = new ObjectMirror(db, parquet, new ObjectStore(objectStorage));
+        mirror = new ObjectMirror(db, parquet, new ObjectStore(objectStorage), { deleteGraceMs: objectStorage.deleteGraceMs });
         await mirror.start();
       }
     },

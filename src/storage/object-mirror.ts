@@ -1,6 +1,7 @@
 // Mirrors the registered Parquet files into an object store (STORAGE_URL): uploads every file of
-// parquet_files that object_uploads does not list, deletes every object whose file left parquet_files, and
-// publishes manifest.json listing exactly the files that are both registered and uploaded. No writer of
+// parquet_files that object_uploads does not list, publishes manifest.json listing exactly the files that are
+// both registered and uploaded, and deletes every object whose file left parquet_files once the manifest has
+// not listed it for STORAGE_DELETE_GRACE_SECONDS. Runs beside the writers, never in their way: no writer of
 // Parquet files knows about it: the two tables' difference is the work to do, so a crash anywhere leaves
 // it to do again (uploads and deletes are idempotent) and turning STORAGE_URL on uploads what exists.
 import type { Database } from './database.ts';
@@ -35,8 +36,13 @@ export class ObjectMirror {
   private abort = new AbortController();
   private unsubscribe: (() => void) | undefined;
   private readonly id: string;
+  /** Unregistered files still in the bucket, and when the first manifest without them was published. */
+  private unlisted = new Map<string, number>();
+  /** When the next object leaves its grace (a round is due then), after a round that left some waiting. */
+  private nextInMs: number | undefined;
+  private timerAt = 0;
 
-  constructor(private db: Database, private manifest: ParquetManifest, private store: ObjectStore) {
+  constructor(private db: Database, private manifest: ParquetManifest, private store: ObjectStore, private opts: { deleteGraceMs: number }) {
     this.id = store.describe();
   }
 
@@ -64,14 +70,18 @@ export class ObjectMirror {
     else if (!this.failures) this.schedule(DEBOUNCE_MS);
   }
 
+  /** A round in `ms`, unless one is due sooner; one due later (an object's grace) is brought forward. */
   private schedule(ms: number) {
-    if (this.stopped || this.timer) return;
+    if (this.stopped || (this.timer && this.timerAt <= Date.now() + ms)) return;
+    clearTimeout(this.timer);
+    this.timerAt = Date.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.running = this.round()
         .then(() => {
           this.failures = 0;
           if (this.again) { this.again = false; this.schedule(DEBOUNCE_MS); }
+          if (this.nextInMs !== undefined) this.schedule(this.nextInMs);
         })
         .catch((e) => {
           if (this.stopped) return;
@@ -113,16 +123,26 @@ export class ObjectMirror {
     if (failed) throw (failed as PromiseRejectedResult).reason;
     if (signal.aborted) return;
     // Listed before the manifest is read: a path, once unregistered, never comes back, so the manifest cannot list these.
-    const deletes = (await this.db.query<{ path: string }>(
+    const gone = (await this.db.query<{ path: string }>(
       `SELECT u.path FROM object_uploads u ANTI JOIN parquet_files p USING (path) WHERE u.store = ?`, [this.id])).map((r) => r.path);
-    if (!uploaded && !deletes.length && this.published) return;
-    await this.publish(signal);
-    for (const path of deletes) {
+    const fresh = gone.filter((p) => !this.unlisted.has(p));
+    if (uploaded || fresh.length || !this.published) {
+      await this.publish(signal);
+      const at = Date.now();
+      for (const p of fresh) this.unlisted.set(p, at);
+    }
+    // An object stays DELETE_GRACE after the first manifest without it, for readers of the one before.
+    const now = Date.now();
+    const due = gone.filter((p) => now - this.unlisted.get(p)! >= this.opts.deleteGraceMs);
+    for (const path of due) {
       if (signal.aborted) return;
       await this.store.delete(objectKey(path), signal);
       await this.db.exec('DELETE FROM object_uploads WHERE store = ? AND path = ?', [this.id, path]);
+      this.unlisted.delete(path);
     }
-    if (uploaded || deletes.length) log.info('object storage synced', { uploaded, deleted: deletes.length });
+    const waiting = gone.filter((p) => this.unlisted.has(p)).map((p) => this.unlisted.get(p)! + this.opts.deleteGraceMs - now);
+    this.nextInMs = waiting.length ? Math.max(0, Math.min(...waiting)) : undefined;
+    if (uploaded || due.length) log.info('object storage synced', { uploaded, deleted: due.length, deletingLater: waiting.length });
   }
 
   private async publish(signal: AbortSignal) {

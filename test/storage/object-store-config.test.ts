@@ -23,7 +23,7 @@ test('unset: no object storage, and an empty STORAGE_URL means unset', () => {
 test('s3://bucket/prefix with an endpoint: path style by default, prefix without slashes, default region', () => {
   expect(loadConfig({ ...ok, STORAGE_ENDPOINT: 'http://127.0.0.1:9000' }).objectStorage).toEqual({
     bucket: 'tern-bucket', prefix: 'a/b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1',
-    accessKeyId: 'AKIA-ID', secretAccessKey: 'very-secret-value', forcePathStyle: true,
+    accessKeyId: 'AKIA-ID', secretAccessKey: 'very-secret-value', forcePathStyle: true, deleteGraceMs: 60_000,
   });
   const aws = loadConfig({ ...ok, STORAGE_URL: 's3://tern-bucket', STORAGE_REGION: 'eu-west-3' }).objectStorage!;
   expect([aws.prefix, aws.endpoint, aws.region, aws.forcePathStyle]).toEqual(['', undefined, 'eu-west-3', false]);
@@ -39,6 +39,7 @@ test.each([
   [{ STORAGE_ENDPOINT: 'http://key:secret@127.0.0.1:9000' }, 'STORAGE_ENDPOINT'],
   [{ STORAGE_REGION: 'US East' }, 'STORAGE_REGION'],
   [{ STORAGE_FORCE_PATH_STYLE: 'yes' }, 'STORAGE_FORCE_PATH_STYLE'],
+  [{ STORAGE_DELETE_GRACE_SECONDS: '-1' }, 'STORAGE_DELETE_GRACE_SECONDS'],
   [{ STORAGE_ACCESS_KEY_ID: '' }, 'STORAGE_ACCESS_KEY_ID'],
   [{ STORAGE_SECRET_ACCESS_KEY: '' }, 'STORAGE_SECRET_ACCESS_KEY'],
 ])('%o is refused naming %s, without the secret', (bad, name) => {
