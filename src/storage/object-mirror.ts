@@ -1,8 +1,8 @@
 // Mirrors the registered Parquet files into an object store (STORAGE_URL): uploads every file of
 // parquet_files that object_uploads does not list, publishes manifest.json listing exactly the files that are
 // both registered and uploaded, and deletes every object whose file left parquet_files once the manifest has
-// not listed it for STORAGE_DELETE_GRACE_SECONDS. Runs beside the writers, never in their way: no writer of
-// Parquet files knows about it: the two tables' difference is the work to do, so a crash anywhere leaves
+// not listed it for STORAGE_DELETE_GRACE_SECONDS. No writer of Parquet files knows about it (ingestion never
+// waits for the store): the two tables' difference is the work to do, so a crash anywhere leaves
 // it to do again (uploads and deletes are idempotent) and turning STORAGE_URL on uploads what exists.
 import type { Database } from './database.ts';
 import type { ParquetManifest } from './parquet-layout.ts';
