@@ -2,12 +2,9 @@
 // (bench/query-store.ts), each timed against one hand-written DuckDB statement answering the same question over
 // the same files, alternating run by run. Prints p50 per query and the ratio (targets: ≤ 1 s, ≤ 1.5×).
 // Usage: bun bench/query-api.ts [--events 10000000] [--runs 5] [--memory 2GB] [--fresh]
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compactStore, prepareStore, storeDir, STORE_TZ as TZ, type StoreMeta as Meta } from './query-store.ts';
-import { openCopy, timeSideBySide } from './side-by-side.ts';
-import { startServer } from '../test/helpers/server.ts';
+import { runSummary, timeSideBySide, withServerAndCopy } from './side-by-side.ts';
 import { tableSource } from '../src/storage/sources.ts';
 import { type ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { dayRange, type Range } from '../src/query/parse/period.ts';
@@ -101,10 +98,8 @@ const CASES: Case[] = [
 ];
 
 async function timeBoth(meta: Meta) {
-  const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
-  const copy = await openCopy(DATA_DIR, 'query-api-sql-copy', args.memory!);
-  const out: { name: string; http: number; sql: number; rows: number }[] = [];
-  try {
+  return withServerAndCopy(DATA_DIR, 'query-api-sql-copy', args.memory!, async (srv, copy) => {
+    const out: { name: string; http: number; sql: number; rows: number }[] = [];
     const url = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/query`;
     for (const c of CASES) {
       const stmt = c.hand({ siteId: meta.siteId, files: copy.manifest }, c.range);
@@ -114,17 +109,14 @@ async function timeBoth(meta: Meta) {
       out.push({ name: c.name, http, sql: hand, rows });
       console.log(`${c.name}: HTTP ${http.toFixed(0)} ms, SQL ${hand.toFixed(0)} ms`);
     }
-  } finally {
-    await copy.cleanup();
-    await srv.stop();
-  }
-  return out;
+    return out;
+  });
 }
 
 const meta = await prepareStore(EVENTS, args.fresh);
 await compactStore(EVENTS);
 const times = await timeBoth(meta);
-console.log(`\n${EVENTS.toLocaleString('en')} events, DuckDB memory_limit ${args.memory}, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(runSummary(EVENTS, args.memory!, RUNS));
 console.log('| query | rows | /query p50 | hand-written SQL p50 | ratio |');
 console.log('|---|---:|---:|---:|---:|');
 for (const t of times) console.log(`| ${t.name} | ${t.rows} | ${t.http.toFixed(0)} | ${t.sql.toFixed(0)} | ${(t.http / t.sql).toFixed(2)} |`);

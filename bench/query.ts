@@ -4,16 +4,13 @@
 // Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--memory 2GB] [--fresh]
 // --memory is DuckDB's memory_limit for the server (DUCKDB_MEMORY_LIMIT) and the hand-written side alike.
 // The loaded data dir (bench/out/query-data for 10M events) is kept and reused; --fresh rebuilds it.
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tableSource } from '../src/storage/sources.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/parse/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
 import { compactStore, prepareStore, storeDir, STORE_TZ, type StoreMeta as Meta } from './query-store.ts';
-import { openCopy, timeSideBySide } from './side-by-side.ts';
-import { startServer } from '../test/helpers/server.ts';
+import { runSummary, timeSideBySide, withServerAndCopy } from './side-by-side.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,10 +42,8 @@ function scenarios(): { name: string; query: string; range: Range; filter?: { co
 const ENDPOINTS = ['stats', 'charts', 'pages', 'sources', 'channels', 'devices', 'locations', 'revenue', 'realtime'] as const;
 
 async function timeBoth(meta: Meta) {
-  const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
-  const copy = await openCopy(DATA_DIR, 'query-sql-copy', args.memory!);
-  const out = new Map<string, { http: number; sql: number }>();
-  try {
+  return withServerAndCopy(DATA_DIR, 'query-sql-copy', args.memory!, async (srv, copy) => {
+    const out = new Map<string, { http: number; sql: number }>();
     const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;
     for (const s of scenarios()) {
       for (const e of ENDPOINTS) {
@@ -63,17 +58,14 @@ async function timeBoth(meta: Meta) {
         console.log(`${e} ${s.name}: HTTP ${http.toFixed(0)} ms, SQL ${sql.toFixed(0)} ms`);
       }
     }
-  } finally {
-    await copy.cleanup();
-    await srv.stop();
-  }
-  return out;
+    return out;
+  });
 }
 
 const meta = await prepareStore(EVENTS, args.fresh);
 await compactStore(EVENTS);
 const times = await timeBoth(meta);
-console.log(`\n${EVENTS.toLocaleString('en')} events, DuckDB memory_limit ${args.memory}, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(runSummary(EVENTS, args.memory!, RUNS));
 console.log('| endpoint | scenario | HTTP p50 | hand-written SQL p50 | ratio |');
 console.log('|---|---|---:|---:|---:|');
 for (const [k, t] of times) {

@@ -1,10 +1,12 @@
-// What the query benches share: a copy of the store's database for the hand-written side, and the loop that
-// times one HTTP request against one hand-written statement, alternating run by run, as p50s.
+// What the query benches share: the server on the store with a copy of its database beside it for the
+// hand-written side, the loop that times one HTTP request against one hand-written statement, and the summary line.
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../src/storage/database.ts';
 import { type Fragment } from '../src/storage/sql.ts';
 import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
+import { startServer, type TestServer } from '../test/helpers/server.ts';
 
 /** NaN (a failed run) sorts last, so a p50 is NaN only when at least half the runs failed. */
 export const p50 = (xs: number[]) => [...xs].sort((a, b) => (isNaN(a) ? 1 : isNaN(b) ? -1 : a - b))[Math.floor(xs.length / 2)]!;
@@ -45,3 +47,19 @@ export async function timeSideBySide(label: string, runs: number, request: () =>
   }
   return { http: p50(http), sql: p50(hand), body };
 }
+
+/** The server on the store (DuckDB memory_limit `memory`) and the copy beside it, for `fn`; both stopped after. */
+export async function withServerAndCopy<T>(dataDir: string, copyName: string, memory: string, fn: (srv: TestServer, copy: Awaited<ReturnType<typeof openCopy>>) => Promise<T>): Promise<T> {
+  const srv = await startServer({ dataDir, env: { DUCKDB_MEMORY_LIMIT: memory } });
+  const copy = await openCopy(dataDir, copyName, memory);
+  try {
+    return await fn(srv, copy);
+  } finally {
+    await copy.cleanup();
+    await srv.stop();
+  }
+}
+
+/** The line above a results table: what ran, and under what load. */
+export const runSummary = (events: number, memory: string, runs: number) =>
+  `\n${events.toLocaleString('en')} events, DuckDB memory_limit ${memory}, p50 of ${runs} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
