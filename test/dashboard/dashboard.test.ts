@@ -4,20 +4,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { setupAccount } from '../helpers/api.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { launchBrowser } from '../tracker/browser.ts';
 import { appPage, auditPage, newAppContext, type AppPage } from './browser.ts';
 import { logIn, seedTraffic } from './seed.ts';
 
-let server: TestServer;
+const fx = withServer({ accounts: { acc: { domain: 'shop.example.com' } } });
+
 let browser: Browser;
 let context: BrowserContext;
 let app: AppPage;
-let acc: Awaited<ReturnType<typeof setupAccount>>;
 let base: string;
 
-const stats = async (q: string) => (await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats?${q}`, acc.token)).body.data;
+const stats = async (q: string) => (await fx.acc.api.get(`/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}/analytics/stats?${q}`, fx.acc.token)).body.data;
 
 /** Every panel, card and the chart done loading. */
 async function settled(page: Page): Promise<void> {
@@ -26,22 +25,19 @@ async function settled(page: Page): Promise<void> {
 const card = (page: Page, key: string) => page.locator(`[data-metric="${key}"] .metric-value`);
 
 beforeAll(async () => {
-  server = await startServer();
-  acc = await setupAccount(server.url, { domain: 'shop.example.com' });
-  await seedTraffic(acc.api, acc.token, acc.orgId, acc.site.id, acc.site.public_id);
-  const sitePath = `/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}`;
-  await acc.api.post(`${sitePath}/goals`, { name: 'Signup', type: 'pageview', path: '/signup' }, acc.token);
-  await acc.api.post(`${sitePath}/funnels`, { name: 'Checkout', steps: [{ type: 'pageview', value: '/' }, { type: 'pageview', value: '/pricing' }, { type: 'pageview', value: '/signup' }] }, acc.token);
-  await acc.api.post(`${sitePath}/annotations`, { date: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), text: 'Launched pricing page' }, acc.token);
+  await seedTraffic(fx.acc.api, fx.acc.token, fx.acc.orgId, fx.acc.site.id, fx.acc.site.public_id);
+  const sitePath = `/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}`;
+  await fx.acc.api.post(`${sitePath}/goals`, { name: 'Signup', type: 'pageview', path: '/signup' }, fx.acc.token);
+  await fx.acc.api.post(`${sitePath}/funnels`, { name: 'Checkout', steps: [{ type: 'pageview', value: '/' }, { type: 'pageview', value: '/pricing' }, { type: 'pageview', value: '/signup' }] }, fx.acc.token);
+  await fx.acc.api.post(`${sitePath}/annotations`, { date: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), text: 'Launched pricing page' }, fx.acc.token);
   browser = await launchBrowser();
   context = await newAppContext(browser);
   app = await appPage(context);
-  base = `${server.url}/sites/${acc.site.id}`;
-  await logIn(app.page, server.url, acc.email);
+  base = `${fx.srv.url}/sites/${fx.acc.site.id}`;
+  await logIn(app.page, fx.srv.url, fx.acc.email);
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-  await server.cleanup();
 });
 
 describe('site dashboard', () => {
