@@ -38,7 +38,7 @@ test('at every step of a compaction that moves visits and merges their files, ea
       FROM read_parquet('${first!.replaceAll("'", "''")}')`);
     const counted = async () => {
       const src = tableSource(manifest, 'visits', site);
-      return (await db.one<{ n: number }>(`SELECT count(*)::INTEGER AS n, count(DISTINCT visit_id)::INTEGER AS d FROM ${src.sql}`, src.params))!;
+      return (await db.one<{ n: number; d: number }>(`SELECT count(*)::INTEGER AS n, count(DISTINCT visit_id)::INTEGER AS d FROM ${src.sql}`, src.params))!;
     };
     expect(await counted()).toEqual({ n: 4, d: 4 });
 
