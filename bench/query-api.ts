@@ -2,15 +2,11 @@
 // (bench/query-store.ts), each timed against one hand-written DuckDB statement answering the same question over
 // the same files, alternating run by run. Prints p50 per query and the ratio (targets: ≤ 1 s, ≤ 1.5×).
 // Usage: bun bench/query-api.ts [--events 10000000] [--runs 5] [--memory 2GB] [--fresh]
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compactStore, prepareStore, storeDir, STORE_TZ as TZ, type StoreMeta as Meta } from './query-store.ts';
-import { startServer } from '../test/helpers/server.ts';
-import { Database } from '../src/storage/database.ts';
+import { runSummary, timeSideBySide, withServerAndCopy } from './side-by-side.ts';
 import { tableSource } from '../src/storage/sources.ts';
-import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
+import { type ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { dayRange, type Range } from '../src/query/parse/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
 import { bucketSql } from '../src/query/sql/buckets.ts';
@@ -101,56 +97,26 @@ const CASES: Case[] = [
   },
 ];
 
-const p50 = (xs: number[]) => [...xs].sort((a, b) => (isNaN(a) ? 1 : isNaN(b) ? -1 : a - b))[Math.floor(xs.length / 2)]!;
-
-/** The hand-written side reads a copy of the database file (the server holds the original's lock) and the same Parquet files. */
-async function openCopy() {
-  const dir = join(import.meta.dir, 'out', 'query-api-sql-copy');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(join(DATA_DIR, 'tern.duckdb'), join(dir, 'tern.duckdb'));
-  const db = await Database.open(dir, 1, args.memory);
-  const manifest = new ParquetManifest(DATA_DIR);
-  for (const f of await db.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`)) manifest.add(f);
-  return { db, manifest, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
-}
-
 async function timeBoth(meta: Meta) {
-  const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
-  const copy = await openCopy();
-  const out: { name: string; http: number; sql: number; rows: number }[] = [];
-  try {
+  return withServerAndCopy(DATA_DIR, 'query-api-sql-copy', args.memory!, async (srv, copy) => {
+    const out: { name: string; http: number; sql: number; rows: number }[] = [];
     const url = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/query`;
     for (const c of CASES) {
       const stmt = c.hand({ siteId: meta.siteId, files: copy.manifest }, c.range);
-      const http: number[] = [];
-      const hand: number[] = [];
-      let rows = 0;
-      for (let i = 0; i <= RUNS; i++) {
-        let t0 = performance.now();
-        const r = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${meta.token}`, 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
-        const text = await r.text();
-        if (i > 0) http.push(r.status === 200 ? performance.now() - t0 : NaN);
-        if (r.status !== 200) console.log(`${c.name}: HTTP ${r.status} ${text}`);
-        else rows = JSON.parse(text).data.meta.total_rows;
-        t0 = performance.now();
-        const ok = await copy.db.query(stmt.sql, stmt.params).then(() => true, (err) => (console.log(`${c.name}: SQL ${err.message.split('\n')[0]}`), false));
-        if (i > 0) hand.push(ok ? performance.now() - t0 : NaN);
-      }
-      out.push({ name: c.name, http: p50(http), sql: p50(hand), rows });
-      console.log(`${c.name}: HTTP ${p50(http).toFixed(0)} ms, SQL ${p50(hand).toFixed(0)} ms`);
+      const request = () => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${meta.token}`, 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+      const { http, sql: hand, body } = await timeSideBySide(c.name, RUNS, request, copy.db, stmt);
+      const rows = body ? JSON.parse(body).data.meta.total_rows : 0;
+      out.push({ name: c.name, http, sql: hand, rows });
+      console.log(`${c.name}: HTTP ${http.toFixed(0)} ms, SQL ${hand.toFixed(0)} ms`);
     }
-  } finally {
-    await copy.cleanup();
-    await srv.stop();
-  }
-  return out;
+    return out;
+  });
 }
 
 const meta = await prepareStore(EVENTS, args.fresh);
 await compactStore(EVENTS);
 const times = await timeBoth(meta);
-console.log(`\n${EVENTS.toLocaleString('en')} events, DuckDB memory_limit ${args.memory}, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(runSummary(EVENTS, args.memory!, RUNS));
 console.log('| query | rows | /query p50 | hand-written SQL p50 | ratio |');
 console.log('|---|---:|---:|---:|---:|');
 for (const t of times) console.log(`| ${t.name} | ${t.rows} | ${t.http.toFixed(0)} | ${t.sql.toFixed(0)} | ${(t.http / t.sql).toFixed(2)} |`);

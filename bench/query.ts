@@ -4,18 +4,13 @@
 // Usage: bun bench/query.ts [--events 10000000] [--runs 5] [--memory 2GB] [--fresh]
 // --memory is DuckDB's memory_limit for the server (DUCKDB_MEMORY_LIMIT) and the hand-written side alike.
 // The loaded data dir (bench/out/query-data for 10M events) is kept and reused; --fresh rebuilds it.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Database } from '../src/storage/database.ts';
 import { tableSource } from '../src/storage/sources.ts';
-import { ParquetManifest, type ParquetFile } from '../src/storage/parquet-layout.ts';
 import { dayRange, realtimeRange, type Range } from '../src/query/parse/period.ts';
 import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
 import { compactStore, prepareStore, storeDir, STORE_TZ, type StoreMeta as Meta } from './query-store.ts';
-import { startServer } from '../test/helpers/server.ts';
+import { runSummary, timeSideBySide, withServerAndCopy } from './side-by-side.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,30 +41,9 @@ function scenarios(): { name: string; query: string; range: Range; filter?: { co
 
 const ENDPOINTS = ['stats', 'charts', 'pages', 'sources', 'channels', 'devices', 'locations', 'revenue', 'realtime'] as const;
 
-/** NaN (a failed run) sorts last, so a p50 is NaN only when at least half the runs failed. */
-const p50 = (xs: number[]) => [...xs].sort((a, b) => (isNaN(a) ? 1 : isNaN(b) ? -1 : a - b))[Math.floor(xs.length / 2)]!;
-
-/**
- * The hand-written side reads a copy of the database file (the server holds the original's lock) and the
- * same Parquet files, listed from parquet_files without the manifest's orphan sweep.
- */
-async function openCopy() {
-  const dir = join(import.meta.dir, 'out', 'query-sql-copy');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(join(DATA_DIR, 'tern.duckdb'), join(dir, 'tern.duckdb'));
-  const db = await Database.open(dir, 1, args.memory);
-  const manifest = new ParquetManifest(DATA_DIR);
-  for (const f of await db.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`)) manifest.add(f);
-  return { db, manifest, cleanup: async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); } };
-}
-
-/** HTTP request and hand-written statement alternate run by run, so both see the same machine load. */
 async function timeBoth(meta: Meta) {
-  const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
-  const copy = await openCopy();
-  const out = new Map<string, { http: number; sql: number }>();
-  try {
+  return withServerAndCopy(DATA_DIR, 'query-sql-copy', args.memory!, async (srv, copy) => {
+    const out = new Map<string, { http: number; sql: number }>();
     const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;
     for (const s of scenarios()) {
       for (const e of ENDPOINTS) {
@@ -79,33 +53,19 @@ async function timeBoth(meta: Meta) {
           siteId: meta.siteId, files: copy.manifest, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
           events: tableSource(copy.manifest, 'events', meta.siteId, range), visits: tableSource(copy.manifest, 'visits', meta.siteId, range),
         });
-        const http: number[] = [];
-        const hand: number[] = [];
-        for (let i = 0; i <= RUNS; i++) {
-          let t0 = performance.now();
-          const r = await fetch(url, { headers: { authorization: `Bearer ${meta.token}` } });
-          const body = await r.text();
-          if (i > 0) http.push(r.status === 200 ? performance.now() - t0 : NaN);
-          if (r.status !== 200) console.log(`${e} ${s.name}: HTTP ${r.status} ${body}`);
-          t0 = performance.now();
-          const ok = await copy.db.query(stmt.sql, stmt.params).then(() => true, (err) => (console.log(`${e} ${s.name}: SQL ${err.message.split('\n')[0]}`), false));
-          if (i > 0) hand.push(ok ? performance.now() - t0 : NaN);
-        }
-        out.set(`${e} ${s.name}`, { http: p50(http), sql: p50(hand) });
-        console.log(`${e} ${s.name}: HTTP ${p50(http).toFixed(0)} ms, SQL ${p50(hand).toFixed(0)} ms`);
+        const { http, sql } = await timeSideBySide(`${e} ${s.name}`, RUNS, () => fetch(url, { headers: { authorization: `Bearer ${meta.token}` } }), copy.db, stmt);
+        out.set(`${e} ${s.name}`, { http, sql });
+        console.log(`${e} ${s.name}: HTTP ${http.toFixed(0)} ms, SQL ${sql.toFixed(0)} ms`);
       }
     }
-  } finally {
-    await copy.cleanup();
-    await srv.stop();
-  }
-  return out;
+    return out;
+  });
 }
 
 const meta = await prepareStore(EVENTS, args.fresh);
 await compactStore(EVENTS);
 const times = await timeBoth(meta);
-console.log(`\n${EVENTS.toLocaleString('en')} events, DuckDB memory_limit ${args.memory}, p50 of ${RUNS} runs (ms), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(runSummary(EVENTS, args.memory!, RUNS));
 console.log('| endpoint | scenario | HTTP p50 | hand-written SQL p50 | ratio |');
 console.log('|---|---|---:|---:|---:|');
 for (const [k, t] of times) {

@@ -22,7 +22,44 @@ const EnvSchema = z.object({
   TERN_TEST_HOOKS: bool.default(false),
   /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
+  /** Object storage (storage/object-mirror.ts): s3://bucket/prefix; unset, Parquet files stay local only. */
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/, 'must be s3://bucket or s3://bucket/prefix')
+    .optional(),
+  STORAGE_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:9000' })
+    .refine((u) => !URL.canParse(u) || !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (use STORAGE_ACCESS_KEY_ID / STORAGE_SECRET_ACCESS_KEY)')
+    .optional(),
+  STORAGE_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region such as us-east-1').default('us-east-1'),
+  STORAGE_ACCESS_KEY_ID: z.string().optional(),
+  STORAGE_SECRET_ACCESS_KEY: z.string().optional(),
+  STORAGE_FORCE_PATH_STYLE: bool.optional(),
+  /** How long an object stays in the bucket after the manifest stopped listing it (readers of the previous one). */
+  STORAGE_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+}).superRefine((c, ctx) => {
+  if (!c.STORAGE_URL) return;
+  for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
+    if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'is required with STORAGE_URL' });
+  }
 });
+
+/** STORAGE_URL and its companions, or undefined when objects are not stored (the default). */
+function objectStorage(c: z.output<typeof EnvSchema>) {
+  if (!c.STORAGE_URL) return undefined;
+  const [, bucket, prefix] = c.STORAGE_URL.match(/^s3:\/\/([^/]+)\/?(.*)$/)!;
+  return {
+    bucket: bucket!,
+    prefix: prefix!.replace(/^\/+|\/+$/g, ''),
+    endpoint: c.STORAGE_ENDPOINT,
+    region: c.STORAGE_REGION,
+    accessKeyId: c.STORAGE_ACCESS_KEY_ID!,
+    secretAccessKey: c.STORAGE_SECRET_ACCESS_KEY!,
+    // MinIO, s3rver and most self-hosted stores answer on one host; AWS prefers the bucket in the host name.
+    forcePathStyle: c.STORAGE_FORCE_PATH_STYLE ?? Boolean(c.STORAGE_ENDPOINT),
+    deleteGraceMs: c.STORAGE_DELETE_GRACE_SECONDS * 1000,
+  };
+}
 
 // The type follows from the schema, so a new variable is declared in one place.
 const ConfigSchema = EnvSchema.transform((c) => ({
@@ -38,6 +75,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
+  objectStorage: objectStorage(c),
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -107,7 +107,7 @@ export async function startServer(config: Config): Promise<Tern> {
     }
     return after;
   };
-  const features = modules(storageModule(db, parquet, ctx.analyticsWrites), dropSite);
+  const features = modules(storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage), dropSite);
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));

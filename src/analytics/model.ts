@@ -1,16 +1,14 @@
 // Query and response schemas of the analytics endpoints (contract §7, §8); they also generate the OpenAPI document.
 import { z } from 'zod';
 import { COMPARISONS } from '../query/parse/period.ts';
-import { CommonQuery } from '../query/parse/common-query.ts';
+import { CommonQuery, IntervalParam } from '../query/parse/common-query.ts';
 import { INTERVALS } from '../query/sql/buckets.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
 import { PaginationSchema } from '../http/envelope.ts';
 
 const Compare = z.enum(COMPARISONS).optional().describe('previous_period (default), year_over_year or none');
-const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one day, month for 12mo and ranges over 180 days, else day');
 
 export const StatsQuery = CommonQuery.extend({ compare: Compare });
-export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 export const RevenueQuery = CommonQuery.extend({ compare: Compare, interval: IntervalParam });
 
 const Limit = z.coerce.number().int().min(1).max(1000).default(10);

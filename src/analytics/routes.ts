@@ -7,10 +7,10 @@ import type { authPlugin } from '../access/auth.ts';
 import { envelope, ok, reportErrorResponses } from '../http/envelope.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
 import {
-  BreakdownSchema, breakdownQuery, ChartSchema, ChartsQuery, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
+  BreakdownSchema, breakdownQuery, ChartSchema, RealtimeSchema, RevenueQuery, RevenueSchema, StatsQuery, StatsSchema,
 } from './model.ts';
 import * as analytics from './service.ts';
-import { CommonQuery } from '../query/parse/common-query.ts';
+import { ChartsQuery, CommonQuery } from '../query/parse/common-query.ts';
 
 const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
   pages: 'Pages: rows add time_on_page and scroll_depth (the reports about the page, sent on the next pageview of its visit and counted in the range they arrive in); bounce_rate and visit_duration of a page are those of the visits entering on it',

@@ -8,8 +8,7 @@ import { envelope, errorResponses, ok, reportErrorResponses } from '../http/enve
 import { CompletionsSchema, CreateGoalBody, GoalListQuery, GoalSchema, GoalsStatsSchema, GoalStatsSchema, PatchGoalBody } from './model.ts';
 import * as goals from './service.ts';
 import * as stats from './stats.ts';
-import { ChartsQuery } from '../analytics/model.ts';
-import { CommonQuery } from '../query/parse/common-query.ts';
+import { ChartsQuery, CommonQuery } from '../query/parse/common-query.ts';
 import { PageQuery } from '../http/page-query.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };

@@ -125,12 +125,16 @@ export class Compactor {
       min_ts: files.map((f) => f.min_ts).reduce((a, b) => (b < a ? b : a)),
       max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
     };
-    await this.db.withThreads(BACKGROUND_THREADS, () => writingFiles(this.db, this.manifest, async (tx, written) => {
-      // month and site come from the files' directory names (hive partitioning), not from their columns.
-      await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
-      await unregister(tx, files.map((f) => f.path));
-    }));
-    this.retire(files);
+    await this.db.withThreads(BACKGROUND_THREADS, async () => {
+      await writingFiles(this.db, this.manifest, async (tx, written) => {
+        // month and site come from the files' directory names (hive partitioning), not from their columns.
+        await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
+        await unregister(tx, files.map((f) => f.path));
+      });
+      // In the step that published the merged file, before withThreads' RESET: a query planned in between
+      // read the merged file and its parts, counting their rows twice.
+      this.retire(files);
+    });
   }
 
   /** Recomputes the marks of every site in marks_stale that is not waiting to retry; returns how many sites. */

@@ -6,6 +6,8 @@ import type { Database, Tx } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
+import type { ObjectStoreOptions } from './object-store.ts';
+import type { ObjectMirror } from './object-mirror.ts';
 
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
 const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
@@ -22,22 +24,31 @@ export type StorageModule = {
   compact(): Promise<CompactionResult>;
 };
 
-export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial): StorageModule {
+/** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
+export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number }): StorageModule {
   const holds: (() => boolean)[] = [];
   const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()) });
+  let mirror: ObjectMirror | undefined;
   return {
     name: 'storage',
     async start() {
       compactor.start();
+      if (objectStorage) {
+        // Loaded only when configured: without STORAGE_URL no S3 code is imported.
+        const [{ ObjectMirror }, { ObjectStore }] = await Promise.all([import('./object-mirror.ts'), import('./object-store.ts')]);
+        mirror = new ObjectMirror(db, parquet, new ObjectStore(objectStorage), { deleteGraceMs: objectStorage.deleteGraceMs });
+        await mirror.start();
+      }
     },
     async stop() {
       await compactor.stop();
+      await mirror?.stop();
     },
     holdCompactionWhile: (busy) => void holds.push(busy),
     compact: () => compactor.run(),
     async dropSite(tx, siteId) {
       for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
-      // The files go once the rows that list them are gone for good.
+      // The files go once the rows that list them are gone for good (their objects with the mirror's next round).
       return () => {
         parquet.dropSite(siteId);
         compactor.forgetSite(siteId);

@@ -30,6 +30,7 @@ type Entry = ParquetFile & { minMs: number; maxMs: number };
 
 export class ParquetManifest {
   private bySite = new Map<string, Entry[]>();
+  private listeners = new Set<() => void>();
 
   constructor(readonly dataDir: string) {}
 
@@ -61,18 +62,29 @@ export class ParquetManifest {
   abs(rel: string) { return join(this.dataDir, rel); }
   rel(abs: string) { return relative(this.dataDir, abs); }
 
+  /** `fn` runs after every change of the listed files (the object mirror's cue); returns an unsubscribe. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed() { for (const fn of this.listeners) fn(); }
+
   add(f: ParquetFile) {
+    this.changed();
     const list = this.bySite.get(f.site_id) ?? [];
     list.push({ ...f, minMs: Date.parse(norm(f.min_ts)), maxMs: Date.parse(norm(f.max_ts)) });
     this.bySite.set(f.site_id, list);
   }
 
   remove(paths: string[]) {
+    this.changed();
     const gone = new Set(paths);
     for (const [site, list] of this.bySite) this.bySite.set(site, list.filter((f) => !gone.has(f.path)));
   }
 
   dropSite(siteId: string) {
+    this.changed();
     this.bySite.delete(siteId);
   }
 

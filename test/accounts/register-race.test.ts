@@ -1,18 +1,14 @@
 // Registrations of one e-mail at once: exactly one account (users.email is UNIQUE), every other attempt the contract's 400.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { expect, test } from 'bun:test';
+import { withServer } from '../helpers/fixture.ts';
 import { client } from '../helpers/api.ts';
 
-let srv: TestServer;
+const fx = withServer({ server: { env: { AUTH_RATE_LIMIT: '50' } } });
 
-beforeAll(async () => {
   // The auth limit is per client IP; every request here comes from one.
-  srv = await startServer({ env: { AUTH_RATE_LIMIT: '50' } });
-});
-afterAll(async () => { await srv.cleanup(); });
 
 test('12 concurrent registrations of one e-mail (in several spellings): one 201, eleven 400, one user', async () => {
-  const api = client(srv.url);
+  const api = client(fx.srv.url);
   const spellings = ['race@example.com', 'RACE@example.com', 'race@EXAMPLE.com'];
   const results = await Promise.all(
     Array.from({ length: 12 }, (_, i) => api.post('/api/v1/auth/register', { email: spellings[i % 3], password: `password-${i}` })),

@@ -1,3 +1,4 @@
+// Chart annotations over HTTP: create, list by date range, delete, validation, and the read/write scopes apart.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

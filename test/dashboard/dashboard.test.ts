@@ -4,22 +4,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { setupAccount } from '../helpers/api.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { launchBrowser } from '../tracker/browser.ts';
 import { appPage, auditPage, newAppContext, type AppPage } from './browser.ts';
 import { logIn, seedTraffic } from './seed.ts';
 
-let server: TestServer;
+const fx = withServer({ accounts: { acc: { domain: 'shop.example.com' } } });
+
 let browser: Browser;
 let context: BrowserContext;
 let app: AppPage;
 /** Console errors of every page the tests opened (the last test asserts there are none). */
 const errors: string[] = [];
-let acc: Awaited<ReturnType<typeof setupAccount>>;
 let base: string;
 
-const stats = async (q: string) => (await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats?${q}`, acc.token)).body.data;
+const stats = async (q: string) => (await fx.acc.api.get(`/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}/analytics/stats?${q}`, fx.acc.token)).body.data;
 
 /** Every panel, card and the chart done loading. */
 async function settled(page: Page): Promise<void> {
@@ -31,18 +30,16 @@ const atLeast = (page: Page, selector: string, n: number) =>
   page.waitForFunction(([sel, min]) => document.querySelectorAll(sel as string).length >= (min as number), [selector, n] as const);
 
 beforeAll(async () => {
-  server = await startServer();
-  acc = await setupAccount(server.url, { domain: 'shop.example.com' });
-  await seedTraffic(acc.api, acc.token, acc.orgId, acc.site.id, acc.site.public_id);
-  const sitePath = `/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}`;
-  await acc.api.post(`${sitePath}/goals`, { name: 'Signup', type: 'pageview', path: '/signup' }, acc.token);
-  await acc.api.post(`${sitePath}/funnels`, { name: 'Checkout', steps: [{ type: 'pageview', value: '/' }, { type: 'pageview', value: '/pricing' }, { type: 'pageview', value: '/signup' }] }, acc.token);
-  await acc.api.post(`${sitePath}/annotations`, { date: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), text: 'Launched pricing page' }, acc.token);
+  await seedTraffic(fx.acc.api, fx.acc.token, fx.acc.orgId, fx.acc.site.id, fx.acc.site.public_id);
+  const sitePath = `/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}`;
+  await fx.acc.api.post(`${sitePath}/goals`, { name: 'Signup', type: 'pageview', path: '/signup' }, fx.acc.token);
+  await fx.acc.api.post(`${sitePath}/funnels`, { name: 'Checkout', steps: [{ type: 'pageview', value: '/' }, { type: 'pageview', value: '/pricing' }, { type: 'pageview', value: '/signup' }] }, fx.acc.token);
+  await fx.acc.api.post(`${sitePath}/annotations`, { date: new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10), text: 'Launched pricing page' }, fx.acc.token);
   browser = await launchBrowser();
   context = await newAppContext(browser);
   app = await appPage(context, errors);
-  base = `${server.url}/sites/${acc.site.id}`;
-  await logIn(app.page, server.url, acc.email);
+  base = `${fx.srv.url}/sites/${fx.acc.site.id}`;
+  await logIn(app.page, fx.srv.url, fx.acc.email);
 }, 90_000);
 // Each test gets a fresh page (same signed-in context) and opens its own URL: nothing a failed test left behind
 // (an open dialog, a period in the URL, a pending request) reaches the next one.
@@ -52,7 +49,6 @@ beforeEach(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await server.cleanup();
 });
 
 describe('site dashboard', () => {

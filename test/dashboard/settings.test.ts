@@ -3,40 +3,36 @@
 // embed mode, revocation, deleting the site with a typed confirmation; axe-core and screenshots on each page.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { setupAccount } from '../helpers/api.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { launchBrowser } from '../tracker/browser.ts';
 import { appPage, auditPage, expectAccessible, newAppContext, type AppPage } from './browser.ts';
 import { logIn, seedTraffic } from './seed.ts';
 
-let server: TestServer;
+const fx = withServer({ accounts: { acc: { domain: 'shop.example.com' } } });
+
 let browser: Browser;
 let context: BrowserContext;
 let app: AppPage;
-let acc: Awaited<ReturnType<typeof setupAccount>>;
 let shareUrl = '';
 
 const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && !document.body.textContent?.includes('Loading…'));
 
 beforeAll(async () => {
-  server = await startServer();
-  acc = await setupAccount(server.url, { domain: 'shop.example.com' });
-  await seedTraffic(acc.api, acc.token, acc.orgId, acc.site.id, acc.site.public_id, 10, 2);
-  await acc.api.post('/api/v1/identify', { site_id: acc.site.public_id, visitor_uid: 'v3', user_id: 'cust-42', name: 'Grace Hopper', email: 'grace@example.com' });
+  await seedTraffic(fx.acc.api, fx.acc.token, fx.acc.orgId, fx.acc.site.id, fx.acc.site.public_id, 10, 2);
+  await fx.acc.api.post('/api/v1/identify', { site_id: fx.acc.site.public_id, visitor_uid: 'v3', user_id: 'cust-42', name: 'Grace Hopper', email: 'grace@example.com' });
   browser = await launchBrowser();
   context = await newAppContext(browser);
   app = await appPage(context);
-  await logIn(app.page, server.url, acc.email);
+  await logIn(app.page, fx.srv.url, fx.acc.email);
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-  await server.cleanup();
 });
 
 describe('settings, visitors, keys, organization, shared links', () => {
   test('create a goal and a funnel in settings; the dashboard shows them', async () => {
     const { page } = app;
-    const base = `${server.url}/sites/${acc.site.id}`;
+    const base = `${fx.srv.url}/sites/${fx.acc.site.id}`;
     await page.goto(`${base}/settings`);
     await page.getByLabel('Goal name').fill('Pricing visit');
     await page.getByLabel('Page path').fill('/pricing');
@@ -84,7 +80,7 @@ describe('settings, visitors, keys, organization, shared links', () => {
 
   test('visitors: search, open a profile with its timeline grouped by visit', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/sites/${acc.site.id}/visitors`);
+    await page.goto(`${fx.srv.url}/sites/${fx.acc.site.id}/visitors`);
     await page.locator('tbody tr td a').first().waitFor();
     await auditPage(page, 'visitors', () => settled(page));
     await page.getByLabel('Search visitors').fill('grace');
@@ -101,7 +97,7 @@ describe('settings, visitors, keys, organization, shared links', () => {
 
   test('API keys: created key shown once with a warning, listed masked, revoked after confirmation', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/settings/organization`);
+    await page.goto(`${fx.srv.url}/settings/organization`);
     await page.getByLabel('Plan').selectOption('startup');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
@@ -113,7 +109,7 @@ describe('settings, visitors, keys, organization, shared links', () => {
     const key = (await page.locator('#new-key').textContent())!;
     expect(key).toMatch(/^sk_live_[0-9a-f]{32}$/);
     await page.getByText('it will not be shown again').waitFor();
-    const check = await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats`, key);
+    const check = await fx.acc.api.get(`/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}/analytics/stats`, key);
     expect(check.status).toBe(200);
     await auditPage(page, 'api-keys');
     await page.getByRole('button', { name: 'I have stored it' }).click();
@@ -122,18 +118,18 @@ describe('settings, visitors, keys, organization, shared links', () => {
     await page.getByRole('button', { name: 'Revoke Reporting' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('No keys yet.').waitFor();
-    expect((await acc.api.get(`/api/v1/organizations/${acc.orgId}/sites/${acc.site.id}/analytics/stats`, key)).status).toBe(401);
+    expect((await fx.acc.api.get(`/api/v1/organizations/${fx.acc.orgId}/sites/${fx.acc.site.id}/analytics/stats`, key)).status).toBe(401);
   }, 120_000);
 
   test('a password-protected shared link opens logged out; embed mode; revoked links stop working', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/sites/${acc.site.id}/settings`);
+    await page.goto(`${fx.srv.url}/sites/${fx.acc.site.id}/settings`);
     await page.getByLabel('Name', { exact: true }).first().waitFor();
     await page.locator('#link-name').fill('Investors');
     await page.getByLabel('Password (optional)').fill('open sesame');
     await page.getByRole('button', { name: 'Create link' }).click();
     shareUrl = (await page.locator('#new-link').textContent())!;
-    expect(shareUrl).toMatch(new RegExp(`^${server.url}/share/shl_`));
+    expect(shareUrl).toMatch(new RegExp(`^${fx.srv.url}/share/shl_`));
 
     const guest = await newAppContext(browser);
     const g = await appPage(guest);
@@ -177,13 +173,13 @@ describe('settings, visitors, keys, organization, shared links', () => {
 
   test('delete the site after typing its domain', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/sites/${acc.site.id}/settings`);
+    await page.goto(`${fx.srv.url}/sites/${fx.acc.site.id}/settings`);
     await page.getByRole('button', { name: 'Delete site…' }).click();
     const confirm = page.getByRole('dialog').getByRole('button', { name: 'Delete site for good' });
     expect(await confirm.isDisabled()).toBe(true);
     await page.getByLabel('Type shop.example.com to confirm').fill('shop.example.com');
     await confirm.click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${fx.srv.url}/`);
     await page.getByRole('heading', { name: 'No sites yet' }).waitFor();
     expect(app.errors).toEqual([]);
   }, 60_000);

@@ -2,12 +2,13 @@
 // events" → the sites list shows the site; login/logout and the redirect to /login and back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { launchBrowser, newVisitorContext } from '../tracker/browser.ts';
 import { startFixtureSite, type FixtureSite } from '../tracker/fixture-site.ts';
 import { appPage, auditPage, newAppContext, type AppPage } from './browser.ts';
 
-let server: TestServer;
+const fx = withServer();
+
 let browser: Browser;
 let context: BrowserContext;
 let fixture: FixtureSite | undefined;
@@ -15,7 +16,6 @@ let app: AppPage;
 const email = `owner${Date.now()}@example.com`;
 
 beforeAll(async () => {
-  server = await startServer();
   browser = await launchBrowser();
   context = await newAppContext(browser);
   app = await appPage(context);
@@ -23,13 +23,12 @@ beforeAll(async () => {
 afterAll(async () => {
   fixture?.stop();
   await browser?.close();
-  await server.cleanup();
 }, 60_000);
 
 describe('account and sites pages', () => {
   test('a page opened without a session leads to /login, and /register comes back to it', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/settings/api-keys`);
+    await page.goto(`${fx.srv.url}/settings/api-keys`);
     await page.waitForURL(/\/login\?next=%2Fsettings%2Fapi-keys$/);
     await auditPage(page, 'login', () => page.getByRole('heading', { name: 'Log in' }).waitFor());
     await page.getByRole('link', { name: 'Create one' }).click();
@@ -39,16 +38,16 @@ describe('account and sites pages', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${server.url}/settings/api-keys`);
+    await page.waitForURL(`${fx.srv.url}/settings/api-keys`);
     // The session is the HttpOnly cookie: nothing script can read holds it.
-    const cookies = await context.cookies(server.url);
+    const cookies = await context.cookies(fx.srv.url);
     expect(cookies.find((c) => c.name === 'tern_session')?.httpOnly).toBe(true);
     expect(await page.evaluate(() => document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage))).not.toContain('ses_');
   }, 120_000);
 
   test('add a site: snippet with copy button, live check turns to receiving events', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/`);
+    await page.goto(`${fx.srv.url}/`);
     await page.getByRole('heading', { name: 'No sites yet' }).waitFor();
     await auditPage(page, 'sites-empty');
     await page.getByRole('link', { name: '+ Add site' }).click();
@@ -61,7 +60,7 @@ describe('account and sites pages', () => {
     await page.getByRole('button', { name: 'Add site' }).click();
     const snippet = await page.locator('.snippet pre').textContent();
     const publicId = snippet!.match(/data-site="(pk_live_\w+)"/)![1];
-    expect(snippet).toContain(`${server.url}/tracker.js`);
+    expect(snippet).toContain(`${fx.srv.url}/tracker.js`);
     await page.getByText('Waiting for the first event').waitFor();
     await auditPage(page, 'site-snippet');
     // The dashboard of a site without events shows the snippet and the same live check.
@@ -70,7 +69,7 @@ describe('account and sites pages', () => {
     expect(await page.locator('.snippet pre').textContent()).toBe(snippet);
     await page.getByText('Waiting for the first event').waitFor();
     await auditPage(page, 'dashboard-empty');
-    fixture = startFixtureSite(server.url, publicId, 'data-allow-localhost data-allow-automation');
+    fixture = startFixtureSite(fx.srv.url, publicId, 'data-allow-localhost data-allow-automation');
     const visitor = await newVisitorContext(browser);
     const v = await visitor.newPage();
     await v.goto(`${fixture.url}/`);
@@ -86,9 +85,9 @@ describe('account and sites pages', () => {
 
   test('the sites list shows the site with its unique visitors of today and yesterday', async () => {
     const { page } = app;
-    await page.goto(`${server.url}/settings/organization`);
+    await page.goto(`${fx.srv.url}/settings/organization`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sites' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${fx.srv.url}/`);
     const card = page.locator('.site-card', { hasText: 'shop.example.com' });
     await card.locator('.site-visitors').waitFor();
     const shown = Number(await card.locator('.site-visitors').textContent());
@@ -112,7 +111,7 @@ describe('account and sites pages', () => {
     const { page } = app;
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/login$/);
-    await page.goto(`${server.url}/sites/new`);
+    await page.goto(`${fx.srv.url}/sites/new`);
     await page.waitForURL(/\/login\?next=%2Fsites%2Fnew$/);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('wrong password');
@@ -120,7 +119,7 @@ describe('account and sites pages', () => {
     await page.getByRole('alert').getByText('Invalid email or password').waitFor();
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${server.url}/sites/new`);
+    await page.waitForURL(`${fx.srv.url}/sites/new`);
     expect(app.errors.filter((e) => !e.includes('401'))).toEqual([]);
   }, 120_000);
 });

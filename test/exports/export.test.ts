@@ -7,35 +7,33 @@ import { parse } from 'csv-parse/sync';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { client, setupAccount } from '../helpers/api.ts';
+import { withServer } from '../helpers/fixture.ts';
+import { client } from '../helpers/api.ts';
 import { fixtureLines, importFixture } from '../helpers/site-data.ts';
 import { sendEvent } from '../helpers/inspect-db.ts';
 import { csvCell } from '../../src/http/csv.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
+const fx = withServer({ accounts: { acct: { scopes: ['analytics:read', 'visitors:read'] } } });
+
 let base: string;
 const tmp = mkdtempSync(join(tmpdir(), 'tern-export-'));
 const lines = fixtureLines({ visitors: 12, months: 3, eventsPerVisit: 4 });
 
 beforeAll(async () => {
-  srv = await startServer();
-  acct = await setupAccount(srv.url, { scopes: ['analytics:read', 'visitors:read'] });
-  base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importFixture(acct.api, acct.token, acct.orgId, acct.site.id, lines);
+  base = `/api/v1/organizations/${fx.acct.orgId}/sites/${fx.acct.site.id}`;
+  await importFixture(fx.acct.api, fx.acct.token, fx.acct.orgId, fx.acct.site.id, lines);
   // One live event: its visit is still open (the hot visits table) when exported.
-  expect(await sendEvent(srv.url, { site_id: acct.site.public_id, url: 'https://example.com/live?x=1', visitor_uid: 'live-1', title: '@live' })).toBe(202);
+  expect(await sendEvent(fx.srv.url, { site_id: fx.acct.site.public_id, url: 'https://example.com/live?x=1', visitor_uid: 'live-1', title: '@live' })).toBe(202);
   for (let i = 0; i < 100; i++) {
-    const s = await acct.api.get(`${base}/analytics/stats?period=day`, acct.key);
+    const s = await fx.acct.api.get(`${base}/analytics/stats?period=day`, fx.acct.key);
     if (s.body.data?.metrics.events === 1) break;
     await Bun.sleep(100);
   }
 });
-afterAll(async () => { await srv.cleanup(); rmSync(tmp, { recursive: true, force: true }); });
+afterAll(() => { rmSync(tmp, { recursive: true, force: true }); });
 
-const download = async (q: string, token = acct.key) => {
-  const r = await fetch(`${srv.url}${base}/export?${q}`, { headers: { authorization: `Bearer ${token}` } });
+const download = async (q: string, token = fx.acct.key) => {
+  const r = await fetch(`${fx.srv.url}${base}/export?${q}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: r.status, headers: r.headers, bytes: new Uint8Array(await r.arrayBuffer()) };
 };
 
@@ -80,7 +78,7 @@ test('events: Parquet, CSV and NDJSON hold the same rows, matching the fixture a
   const csvRows: Record<string, string>[] = parse(text, { columns: true, relax_quotes: false });
   const ndRows = new TextDecoder().decode(nd.bytes).trim().split('\n').map((l) => JSON.parse(l));
 
-  const stats = (await acct.api.get(`${base}/analytics/stats?period=12mo`, acct.key)).body.data.metrics;
+  const stats = (await fx.acct.api.get(`${base}/analytics/stats?period=12mo`, fx.acct.key)).body.data.metrics;
   expect(parquet.rows.length).toBe(stats.events);
   expect(csvRows.length).toBe(stats.events);
   expect(ndRows.length).toBe(stats.events);
@@ -107,7 +105,7 @@ test('events: Parquet, CSV and NDJSON hold the same rows, matching the fixture a
   }
 
   // The visitors API's ids; the fixture's every event, title and properties.
-  const visitors = (await acct.api.get(`${base}/visitors?limit=100`, acct.key)).body.data.visitors as any[];
+  const visitors = (await fx.acct.api.get(`${base}/visitors?limit=100`, fx.acct.key)).body.data.visitors as any[];
   const idOf = new Map(visitors.map((v) => [v.uid, v.id]));
   const ndBy = byKey(ndRows, (r) => `${r.visitor_id}|${r.timestamp}`);
   for (const l of lines) {
@@ -125,7 +123,7 @@ test('events: Parquet, CSV and NDJSON hold the same rows, matching the fixture a
 });
 
 test('visits: every format agrees with the stats endpoint, open visits included', async () => {
-  const stats = (await acct.api.get(`${base}/analytics/stats?period=12mo`, acct.key)).body.data.metrics;
+  const stats = (await fx.acct.api.get(`${base}/analytics/stats?period=12mo`, fx.acct.key)).body.data.metrics;
   const pq = await readParquet((await download('table=visits&format=parquet')).bytes);
   const nd = new TextDecoder().decode((await download('table=visits&format=ndjson')).bytes).trim().split('\n').map((l) => JSON.parse(l));
   const csv: any[] = parse(new TextDecoder().decode((await download('table=visits&format=csv')).bytes), { columns: true });
@@ -142,7 +140,7 @@ test('visits: every format agrees with the stats endpoint, open visits included'
 test('a custom range holds exactly the rows the API counts for it', async () => {
   const to = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
   const from = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
-  const stats = (await acct.api.get(`${base}/analytics/stats?period=custom&from=${from}&to=${to}`, acct.key)).body.data.metrics;
+  const stats = (await fx.acct.api.get(`${base}/analytics/stats?period=custom&from=${from}&to=${to}`, fx.acct.key)).body.data.metrics;
   const r = await download(`table=events&format=ndjson&from=${from}&to=${to}`);
   const rows = new TextDecoder().decode(r.bytes).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
   expect(rows.length).toBe(stats.events);
@@ -160,14 +158,14 @@ test('a range without rows answers the header (CSV) or nothing (NDJSON); CSV has
 });
 
 test('access and bad input', async () => {
-  const analyticsOnly = (await client(srv.url).post(`/api/v1/organizations/${acct.orgId}/api-keys`, { name: 'a', scopes: ['analytics:read'] }, acct.token)).body.data.key;
-  const denied = await acct.api.get(`${base}/export?table=events`, analyticsOnly);
+  const analyticsOnly = (await client(fx.srv.url).post(`/api/v1/organizations/${fx.acct.orgId}/api-keys`, { name: 'a', scopes: ['analytics:read'] }, fx.acct.token)).body.data.key;
+  const denied = await fx.acct.api.get(`${base}/export?table=events`, analyticsOnly);
   expect(denied.status).toBe(403);
   expect(denied.body.error).toContain('visitors:read');
-  expect((await download('table=events&format=csv', acct.token)).status).toBe(200); // a member's session
-  expect((await acct.api.get(`${base}/export?table=events`)).status).toBe(401);
+  expect((await download('table=events&format=csv', fx.acct.token)).status).toBe(200); // a member's session
+  expect((await fx.acct.api.get(`${base}/export?table=events`)).status).toBe(401);
   for (const q of ['table=people', 'table=events&format=xlsx', 'table=events&from=2024-13-01', 'table=events&from=2024-02-01&to=2024-01-01', '']) {
-    const r = await acct.api.get(`${base}/export?${q}`, acct.key);
+    const r = await fx.acct.api.get(`${base}/export?${q}`, fx.acct.key);
     expect(r.status).toBe(400);
     expect(typeof r.body.error).toBe('string');
   }

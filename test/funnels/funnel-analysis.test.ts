@@ -1,3 +1,4 @@
+// Funnel analysis over HTTP: step order, the session/1d/7d/1h windows, goal steps, filters, one count per visitor.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

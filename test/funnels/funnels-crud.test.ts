@@ -1,3 +1,4 @@
+// Funnel definitions over HTTP: create, list, update, delete, step validation, scopes and 404s across sites.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// Goal reports over HTTP: stats for all goals and one, daily points across DST, completions, edits changing what counts.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// Goal definitions over HTTP: create, list, update, archive, validation naming the field, 404s and per-route scopes.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// Goal path patterns over HTTP: * is one path segment, ** one or more, everything else (_ and % too) literal.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

@@ -1,3 +1,4 @@
+// Deleting a site removes its goals, funnels and annotations from the metadata database, and nobody else's.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { join } from 'node:path';

@@ -43,9 +43,14 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
         if (m) { clearTimeout(timer); resolve(Number(m[1])); }
       }
     };
-    void pump(proc.stdout as ReadableStream<Uint8Array>);
-    void pump(proc.stderr as ReadableStream<Uint8Array>);
-    void proc.exited.then((code) => { clearTimeout(timer); reject(new Error(`server exited ${code}:\n${output}`)); });
+    // The exit can be seen before the last of stderr is read: reject once both streams have ended, so a failed
+    // start always shows the server's own message.
+    const drained = Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>), pump(proc.stderr as ReadableStream<Uint8Array>)]).catch(() => {});
+    void proc.exited.then(async (code) => {
+      await drained;
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code}:\n${output}`));
+    });
   });
   let running = true;
   const stop = async () => {

@@ -1,12 +1,8 @@
 // Hostile path IDs (invalid UTF-8, overlong, NUL, traversal, 10 KB, mixed case) on every route with a path
 // parameter: the same 404 a well-formed unknown id gets, after contract §4's credential checks, never a 5xx.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { setupAccount } from '../helpers/api.ts';
+import { beforeAll, expect, test } from 'bun:test';
+import { withServer } from '../helpers/fixture.ts';
 
-let srv: TestServer;
-let a: Awaited<ReturnType<typeof setupAccount>>;
-let b: Awaited<ReturnType<typeof setupAccount>>;
 /** Every route template with a path parameter and its methods, read from the OpenAPI document (new routes join by themselves). */
 let ops: { method: string; template: string; params: string[] }[] = [];
 /** Several keys with every scope: 600 requests a minute each would not carry the whole table on one. */
@@ -14,6 +10,8 @@ const keys: string[] = [];
 let narrowKey: string;
 
 const ALL_SCOPES = ['analytics:read', 'sites:read', 'goals:read', 'goals:write', 'funnels:read', 'funnels:write', 'annotations:read', 'annotations:write', 'visitors:read'];
+
+const fx = withServer({ server: { env: { AUTH_RATE_LIMIT: '50' } }, accounts: { a: { scopes: ALL_SCOPES }, b: { scopes: ALL_SCOPES } } });
 
 const NOT_FOUND: Record<string, string> = {
   orgId: 'Organization not found',
@@ -58,7 +56,7 @@ async function send(method: string, path: string, token?: string) {
   const body = method === 'POST' || method === 'PATCH' ? '{}' : undefined;
   const headers: Record<string, string> = body ? { 'content-type': 'application/json' } : {};
   if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(srv.url + path, { method, headers, body });
+  const r = await fetch(fx.srv.url + path, { method, headers, body });
   const text = await r.text();
   let json: any;
   try { json = JSON.parse(text); } catch { json = text; }
@@ -68,7 +66,7 @@ async function send(method: string, path: string, token?: string) {
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** The template with the given values; otherwise org a's real org and site, and a well-formed unknown id for the rest. */
 function fill(template: string, values: Record<string, string>) {
-  const base: Record<string, string> = { orgId: a.orgId, siteId: a.site.id };
+  const base: Record<string, string> = { orgId: fx.a.orgId, siteId: fx.a.site.id };
   return template.replace(/\{(\w+)\}/g, (_, p: string) => values[p] ?? base[p] ?? UNKNOWN);
 }
 /** Every parameter but {orgId} hostile. */
@@ -77,28 +75,24 @@ const pastOrg = (params: string[], v: string) => Object.fromEntries(params.filte
 /** Session-only routes refuse keys with one fixed 403: those get the session token, the others rotate the keys. */
 const sessionOnly = new Set<string>();
 let turn = 0;
-const tokenFor = (op: { method: string; template: string }) => (sessionOnly.has(`${op.method} ${op.template}`) ? a.token : keys[turn++ % keys.length]!);
+const tokenFor = (op: { method: string; template: string }) => (sessionOnly.has(`${op.method} ${op.template}`) ? fx.a.token : keys[turn++ % keys.length]!);
 
 beforeAll(async () => {
-  srv = await startServer({ env: { AUTH_RATE_LIMIT: '50' } });
-  a = await setupAccount(srv.url, { scopes: ALL_SCOPES });
-  b = await setupAccount(srv.url, { scopes: ALL_SCOPES });
-  keys.push(a.key);
-  for (let i = 0; i < 6; i++) keys.push((await a.api.post(`/api/v1/organizations/${a.orgId}/api-keys`, { name: `k${i}`, scopes: ALL_SCOPES }, a.token)).body.data.key);
-  narrowKey = (await a.api.post(`/api/v1/organizations/${a.orgId}/api-keys`, { name: 'narrow', scopes: ['sites:read'] }, a.token)).body.data.key;
-  const doc = await (await fetch(`${srv.url}/api/v1/openapi.json`)).json();
+  keys.push(fx.a.key);
+  for (let i = 0; i < 6; i++) keys.push((await fx.a.api.post(`/api/v1/organizations/${fx.a.orgId}/api-keys`, { name: `k${i}`, scopes: ALL_SCOPES }, fx.a.token)).body.data.key);
+  narrowKey = (await fx.a.api.post(`/api/v1/organizations/${fx.a.orgId}/api-keys`, { name: 'narrow', scopes: ['sites:read'] }, fx.a.token)).body.data.key;
+  const doc = await (await fetch(`${fx.srv.url}/api/v1/openapi.json`)).json();
   for (const [template, methods] of Object.entries<Record<string, unknown>>(doc.paths)) {
     const params = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     if (params.length === 0) continue;
     for (const method of Object.keys(methods)) {
       const op = { method: method.toUpperCase(), template, params };
       ops.push(op);
-      const probe = await send(op.method, fill(template, { orgId: '%E0%A7' }), a.key);
+      const probe = await send(op.method, fill(template, { orgId: '%E0%A7' }), fx.a.key);
       if (probe.status === 403 && probe.body?.error === 'API keys cannot access this endpoint') sessionOnly.add(`${op.method} ${template}`);
     }
   }
 });
-afterAll(async () => { await srv.cleanup(); });
 
 test('the route table covers every path parameter the issue names', () => {
   const seen = new Set(ops.flatMap((o) => o.params));
@@ -136,7 +130,7 @@ test('credential checks come first, in contract §4 order, even with hostile ids
     // 2. An unknown key.
     expectOne(`${what} unknown key`, await send(op.method, everywhere, `sk_live_${'0'.repeat(32)}`), session ? 403 : 401, session ? 'API keys cannot access this endpoint' : 'Invalid or expired API key');
     // 5. Another organization's credential: the org check answers, whatever follows it.
-    const foreign = session ? b.token : b.key;
+    const foreign = session ? fx.b.token : fx.b.key;
     expectOne(`${what} foreign credential, hostile org`, await send(op.method, everywhere, foreign), 404, 'Organization not found');
     expectOne(`${what} foreign credential, real org`, await send(op.method, fill(op.template, pastOrg(op.params, '%ED%AE%9Cp')), foreign), 404, 'Organization not found');
     // 6. A key without the route's scope: 403 before the site or resource lookup (sites:read routes reach the 404).
@@ -152,11 +146,11 @@ test('credential checks come first, in contract §4 order, even with hostile ids
 
 test('real ids in mixed case still resolve; the same ids with junk appended do not', async () => {
   const upper = (s: string) => s.replace(/[a-f]/g, (c, i) => (i % 2 ? c.toUpperCase() : c));
-  const ok = await send('GET', `/api/v1/organizations/${upper(a.orgId)}/sites/${upper(a.site.id)}`, a.token);
-  expect(ok).toMatchObject({ status: 200, body: { data: { id: a.site.id } } });
-  const junk = await send('GET', `/api/v1/organizations/${a.orgId}/sites/${a.site.id}%E0%A7`, a.token);
+  const ok = await send('GET', `/api/v1/organizations/${upper(fx.a.orgId)}/sites/${upper(fx.a.site.id)}`, fx.a.token);
+  expect(ok).toMatchObject({ status: 200, body: { data: { id: fx.a.site.id } } });
+  const junk = await send('GET', `/api/v1/organizations/${fx.a.orgId}/sites/${fx.a.site.id}%E0%A7`, fx.a.token);
   expect(junk).toMatchObject({ status: 404, body: { error: 'Site not found' } });
   // The server is still answering normally after the whole table.
-  expect((await send('GET', `/api/v1/organizations/${a.orgId}/sites`, a.key)).status).toBe(200);
-  expect(srv.logs()).not.toContain('unhandled error');
+  expect((await send('GET', `/api/v1/organizations/${fx.a.orgId}/sites`, fx.a.key)).status).toBe(200);
+  expect(fx.srv.logs()).not.toContain('unhandled error');
 });

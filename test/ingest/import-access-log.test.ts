@@ -1,20 +1,19 @@
 // format=access-log: the nginx combined-log fixture (test/fixtures/imports/make-access-log.ts), gzipped and plain,
 // gives the pageviews counted by hand: HTML pages only, assets, redirects, errors, posts, monitors and bots skipped.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
+const fx = withServer();
+
 const FIXTURE = join(import.meta.dir, '../fixtures/imports/access.log');
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
 
 type Acct = Awaited<ReturnType<typeof setupAccount>>;
 async function importBody(acct: Acct, body: BodyInit) {
-  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=access-log`, {
+  const r = await fetch(`${fx.srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=access-log`, {
     method: 'POST', headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'text/plain' }, body,
   });
   return { status: r.status, body: JSON.parse(await r.text()) };
@@ -53,9 +52,9 @@ async function check(acct: Acct, body: BodyInit) {
 }
 
 test('an access log, gzipped: HTML pageviews only, visitors by IP and user agent, bad lines by number', async () => {
-  await check(await setupAccount(srv.url), gzipSync(readFileSync(FIXTURE)));
+  await check(await setupAccount(fx.srv.url), gzipSync(readFileSync(FIXTURE)));
 }, 60_000);
 
 test('the same log, plain', async () => {
-  await check(await setupAccount(srv.url), readFileSync(FIXTURE));
+  await check(await setupAccount(fx.srv.url), readFileSync(FIXTURE));
 }, 60_000);

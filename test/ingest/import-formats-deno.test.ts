@@ -1,29 +1,28 @@
 // The import formats on Deno: a gzipped access log and a Parquet GA4 export (node:zlib, streams and DuckDB's
 // Parquet reader through the runtime's Node compatibility) give what they give on Bun.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
+const fx = withServer({ server: { runtime: 'deno' } });
+
 const FIXTURES = join(import.meta.dir, '../fixtures/imports');
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer({ runtime: 'deno' }); });
-afterAll(async () => { await srv.cleanup(); });
 
 type Acct = Awaited<ReturnType<typeof setupAccount>>;
 async function importBody(acct: Acct, format: string, body: BodyInit, key?: string) {
-  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
+  const r = await fetch(`${fx.srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
     method: 'POST', headers: { authorization: `Bearer ${acct.token}`, ...(key ? { 'idempotency-key': key } : {}) }, body,
   });
   return { status: r.status, replayed: r.headers.get('idempotent-replayed'), body: JSON.parse(await r.text()) };
 }
 
 test('gzip access log, Parquet GA4 export and an idempotent retry on Deno', async () => {
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const log = await importBody(acct, 'access-log', gzipSync(readFileSync(join(FIXTURES, 'access.log'))), 'log-1');
   expect(log.body.data).toMatchObject({ imported: 98, rejected: 2, skipped: 203 });
   expect((await importBody(acct, 'access-log', gzipSync(readFileSync(join(FIXTURES, 'access.log'))), 'log-1')).replayed).toBe('true');

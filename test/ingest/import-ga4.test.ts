@@ -1,22 +1,21 @@
 // format=ga4: the BigQuery export fixture (test/fixtures/imports/make-ga4.ts), as NDJSON and as Parquet, gives
 // the figures counted by hand from how it was written.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 import { gzipSync } from 'node:zlib';
 
+const fx = withServer();
+
 const FIXTURE = join(import.meta.dir, '../fixtures/imports/ga4-events.ndjson');
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
 
 type Acct = Awaited<ReturnType<typeof setupAccount>>;
 async function importBody(acct: Acct, format: string, body: BodyInit) {
-  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
+  const r = await fetch(`${fx.srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
     method: 'POST', headers: { authorization: `Bearer ${acct.token}` }, body,
   });
   return { status: r.status, body: JSON.parse(await r.text()) };
@@ -52,7 +51,7 @@ async function checkFigures(acct: Acct) {
 }
 
 test('GA4 NDJSON export: events, visits, sources, devices, places and revenue as counted; bad rows by line', async () => {
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const r = await importBody(acct, 'ga4', readFileSync(FIXTURE));
   expect(r.status).toBe(200);
   // 364 lines: 162 events, 200 GA4 bookkeeping rows (60 first_visit, 80 session_start, 60 user_engagement), 2 bad.
@@ -73,7 +72,7 @@ test('GA4 Parquet export (and gzip NDJSON) give the same figures', async () => {
     TO '${file}' (FORMAT parquet)`);
   c.closeSync();
   db.closeSync();
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const r = await importBody(acct, 'ga4', readFileSync(file));
   expect(r.status).toBe(200);
   // ignore_errors read the broken JSON line as a row of nulls: row numbers stay line numbers.
@@ -83,7 +82,7 @@ test('GA4 Parquet export (and gzip NDJSON) give the same figures', async () => {
   });
   await checkFigures(acct);
 
-  const gz = await setupAccount(srv.url);
+  const gz = await setupAccount(fx.srv.url);
   expect((await importBody(gz, 'ga4', gzipSync(readFileSync(FIXTURE)))).body.data).toMatchObject({ imported: 162, rejected: 2 });
   await checkFigures(gz);
 

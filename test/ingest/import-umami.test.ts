@@ -1,19 +1,18 @@
 // format=umami: the data-export fixture (test/fixtures/imports/make-umami.ts) gives the figures counted by hand
 // from how it was written; malformed rows are named by the line they start on.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';
 
+const fx = withServer();
+
 const FIXTURE = join(import.meta.dir, '../fixtures/imports/umami-website-events.csv');
-let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.cleanup(); });
 
 type Acct = Awaited<ReturnType<typeof setupAccount>>;
 async function importBody(acct: Acct, body: BodyInit, format = 'umami') {
-  const r = await fetch(`${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
+  const r = await fetch(`${fx.srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import?format=${format}`, {
     method: 'POST', headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'text/csv' }, body,
   });
   return { status: r.status, body: JSON.parse(await r.text()) };
@@ -30,7 +29,7 @@ const breakdown = async (acct: Acct, report: string, metric: 'visits' | 'visitor
  * 2 Mac Firefox laptop (26); even sessions in France, odd in Japan.
  */
 test('Umami export: visitors, visits, pageviews, sources and devices as counted; bad rows by line', async () => {
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const r = await importBody(acct, readFileSync(FIXTURE));
   expect(r.status).toBe(200);
   expect(r.body.data).toEqual({
@@ -54,7 +53,7 @@ test('Umami export: visitors, visits, pageviews, sources and devices as counted;
 }, 60_000);
 
 test('a CSV without Umami\'s header is a 400 naming the missing columns', async () => {
-  const acct = await setupAccount(srv.url);
+  const acct = await setupAccount(fx.srv.url);
   const r = await importBody(acct, 'a,b\n1,2\n');
   expect(r.status).toBe(400);
   expect(r.body.error).toMatch(/missing column\(s\) created_at, session_id, url_path, event_type/);

@@ -1,12 +1,7 @@
 // The query engine's stages in process, no server: parse (request parameters → scope), plan (which stored
 // relations a report reads), SQL (text and bound parameters), run against a real DuckDB in a temp DATA_DIR.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Database } from '../../src/storage/database.ts';
-import { migrate } from '../../src/storage/migrate.ts';
-import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
+import { describe, expect, test } from 'bun:test';
+import { withTempStore } from '../helpers/temp-store.ts';
 import { scopeFor, type CommonQuery } from '../../src/query/parse/common-query.ts';
 import { goalsByIds } from '../../src/goals/service.ts';
 import { planFor } from '../../src/query/plan/planner.ts';
@@ -17,24 +12,9 @@ const SITE = { id: '6f1c2a52-8f0e-4c4e-9d7a-3b5e1f0a9c11', timezone: 'Europe/Ber
 const MARCH = { period: 'custom', from: '2025-03-01', to: '2025-03-31' } as const;
 const HOSTILE = "'); DROP TABLE events; --";
 
-let dir: string;
-let db: Database;
-let files: ParquetManifest;
+const store = withTempStore('tern-planner-');
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tern-planner-'));
-  db = await Database.open(dir, 2, '256MB');
-  await migrate(db);
-  files = new ParquetManifest(dir);
-  await files.load(db);
-});
-
-afterAll(async () => {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const scope = (q: CommonQuery) => scopeFor({ db, files, goals: (siteId, ids) => goalsByIds(db, siteId, ids) }, SITE, q);
+const scope = (q: CommonQuery) => scopeFor({ db: store.db, files: store.files, goals: (siteId, ids) => goalsByIds(store.db, siteId, ids) }, SITE, q);
 const filtered = (dimension: string, value: string) => scope({ ...MARCH, filters: JSON.stringify([{ dimension, operator: 'is', value }]) });
 
 describe('parse: request parameters → scope', () => {
@@ -61,7 +41,7 @@ describe('parse: request parameters → scope', () => {
 describe('plan: which stored relation a report reads', () => {
   test('pageviews of an unfiltered, quarter-hour-aligned scope come from the 15-minute counts, the range bound', async () => {
     const s = await scope(MARCH);
-    const src = planFor(db, s).metrics('events', ['pageviews', 'events']);
+    const src = planFor(store.db, s).metrics('events', ['pageviews', 'events']);
     expect(src.table).toBe('counts');
     expect(src.time).toBe('slot');
     expect(src.from.sql).toBe('(SELECT * FROM event_counts WHERE site_id = ? AND slot >= ?::TIMESTAMP AND slot < ?::TIMESTAMP)');
@@ -70,46 +50,46 @@ describe('plan: which stored relation a report reads', () => {
 
   test('with a filter, or a metric the counts lack, the scoped events or visits instead', async () => {
     const s = await filtered('page', '/pricing');
-    expect(planFor(db, s).metrics('events', ['pageviews']).table).toBe('events');
+    expect(planFor(store.db, s).metrics('events', ['pageviews']).table).toBe('events');
     const u = await scope(MARCH);
-    expect(planFor(db, u).metrics('events', ['visitors', 'pageviews']).table).toBe('events');
-    expect(planFor(db, u).metrics('visits', ['visits']).table).toBe('visits');
+    expect(planFor(store.db, u).metrics('events', ['visitors', 'pageviews']).table).toBe('events');
+    expect(planFor(store.db, u).metrics('visits', ['visits']).table).toBe('visits');
   });
 
   test('a range that is not on quarter hours (realtime) never reads the counts', async () => {
     const s = await scope({ period: 'realtime' });
-    expect(planFor(db, { ...s, range: { ...s.range, fromUtc: '2025-03-05T10:07:13.000Z', toUtc: '2025-03-05T10:37:14.000Z' } }).metrics('events', ['pageviews']).table).toBe('events');
+    expect(planFor(store.db, { ...s, range: { ...s.range, fromUtc: '2025-03-05T10:07:13.000Z', toUtc: '2025-03-05T10:37:14.000Z' } }).metrics('events', ['pageviews']).table).toBe('events');
   });
 
   test('the marks hold for an unfiltered scope and not once stale from before its start; never with filters', async () => {
     const s = await scope(MARCH);
-    expect(await planFor(db, s).marks()).toBe(true);
-    expect((await planFor(db, s).groups('events', 'path')).table).toBe('marked');
-    expect((await planFor(db, s).groups('events', 'browser')).table).toBe('events');
-    expect((await planFor(db, s).groups('visits', 'source')).table).toBe('visits');
-    expect(await planFor(db, await filtered('country', 'DE')).marks()).toBe(false);
-    await db.exec(`INSERT INTO marks_stale VALUES (?, '2025-03-10'::TIMESTAMP)`, [SITE.id]);
+    expect(await planFor(store.db, s).marks()).toBe(true);
+    expect((await planFor(store.db, s).groups('events', 'path')).table).toBe('marked');
+    expect((await planFor(store.db, s).groups('events', 'browser')).table).toBe('events');
+    expect((await planFor(store.db, s).groups('visits', 'source')).table).toBe('visits');
+    expect(await planFor(store.db, await filtered('country', 'DE')).marks()).toBe(false);
+    await store.db.exec(`INSERT INTO marks_stale VALUES (?, '2025-03-10'::TIMESTAMP)`, [SITE.id]);
     try {
-      expect(await planFor(db, s).marks()).toBe(false);
-      expect((await planFor(db, s).groups('events', 'path')).table).toBe('events');
+      expect(await planFor(store.db, s).marks()).toBe(false);
+      expect((await planFor(store.db, s).groups('events', 'path')).table).toBe('events');
       const later = await scope({ period: 'custom', from: '2025-04-01', to: '2025-04-30' });
-      expect(await planFor(db, later).marks()).toBe(true);
+      expect(await planFor(store.db, later).marks()).toBe(true);
     } finally {
-      await db.exec(`DELETE FROM marks_stale`);
+      await store.db.exec(`DELETE FROM marks_stale`);
     }
   });
 
   test('paid events come from the purchases registry unfiltered, from the events with revenue when filtered', async () => {
     const s = await scope(MARCH);
-    expect(planFor(db, s).paidEvents().sql).toStartWith('(SELECT * FROM purchases WHERE site_id = ?');
-    const f = planFor(db, await filtered('country', 'DE')).paidEvents();
+    expect(planFor(store.db, s).paidEvents().sql).toStartWith('(SELECT * FROM purchases WHERE site_id = ?');
+    const f = planFor(store.db, await filtered('country', 'DE')).paidEvents();
     expect(f.sql).not.toContain('purchases');
     expect(f.sql).toContain('revenue IS NOT NULL');
   });
 
   test('time on page comes from the engagement rollup unfiltered, from the events of matching visits when filtered', async () => {
-    expect(planFor(db, await scope(MARCH)).engagement('path', 'all').sql).toContain('FROM file_engagement');
-    const f = planFor(db, await filtered('country', 'DE')).engagement('path', ['/a']);
+    expect(planFor(store.db, await scope(MARCH)).engagement('path', 'all').sql).toContain('FROM file_engagement');
+    const f = planFor(store.db, await filtered('country', 'DE')).engagement('path', ['/a']);
     expect(f.sql).not.toContain('file_engagement');
     expect(f.params).toContainEqual(['/a']);
   });
@@ -118,7 +98,7 @@ describe('plan: which stored relation a report reads', () => {
 describe('SQL: text and parameters', () => {
   test('a user value is only ever a bound parameter, never SQL text', async () => {
     const s = await filtered('page', HOSTILE);
-    const plan = planFor(db, s);
+    const plan = planFor(store.db, s);
     for (const f of [plan.events(), plan.visits(), plan.eventsOfVisits(), plan.paidEvents(), await plan.visitors('visits')]) {
       expect(f.sql).not.toContain(HOSTILE);
       expect(f.sql.split('?').length - 1).toBe(f.params.length);
@@ -127,11 +107,11 @@ describe('SQL: text and parameters', () => {
   });
 
   test('the planned queries run: visitors of an empty scope, counted distinct and summed over the marks', async () => {
-    const plan = planFor(db, await scope(MARCH));
+    const plan = planFor(store.db, await scope(MARCH));
     expect((await plan.visitors('visits')).sql).toContain('first_in_scope');
-    expect(await one(db, await plan.visitors('visits'))).toEqual({ visitors: null });
-    const f = planFor(db, await filtered('page', HOSTILE));
+    expect(await one(store.db, await plan.visitors('visits'))).toEqual({ visitors: null });
+    const f = planFor(store.db, await filtered('page', HOSTILE));
     expect((await f.visitors('events')).sql).toStartWith('SELECT count(DISTINCT visitor_id) AS visitors FROM ');
-    expect(await one(db, await f.visitors('events'))).toEqual({ visitors: 0 });
+    expect(await one(store.db, await f.visitors('events'))).toEqual({ visitors: 0 });
   });
 });

@@ -1,13 +1,8 @@
 // The query API's stages in process, no server: parse (body → query, or an invalid QueryError naming the part),
 // plan (the strategy per shape), SQL (property keys and values bound, identifiers from the registry only),
 // run on an empty temp DuckDB.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Database } from '../../src/storage/database.ts';
-import { migrate } from '../../src/storage/migrate.ts';
-import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
+import { describe, expect, test } from 'bun:test';
+import { withTempStore } from '../helpers/temp-store.ts';
 import { parseQuery } from '../../src/query/parse/query-parse.ts';
 import { QueryError } from '../../src/query/errors.ts';
 import { strategyFor } from '../../src/query/plan/query-strategy.ts';
@@ -21,21 +16,7 @@ const GOALS = [{ id: '0b5a4a0e-3a8e-4a56-9c57-6f1d2b3c4d5e', name: 'Signup', typ
 const HOSTILE = "'); DROP TABLE events; --";
 const MARCH = ['2025-03-01', '2025-03-31'];
 
-let dir: string;
-let db: Database;
-let files: ParquetManifest;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tern-query-api-'));
-  db = await Database.open(dir, 2, '256MB');
-  await migrate(db);
-  files = new ParquetManifest(dir);
-  await files.load(db);
-});
-afterAll(async () => {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const store = withTempStore('tern-query-api-');
 
 const parse = (body: Record<string, unknown>) => parseQuery({ date_range: MARCH, metrics: ['visitors'], ...body }, GOALS);
 const refusal = (body: Record<string, unknown>) => {
@@ -80,7 +61,7 @@ describe('SQL', () => {
   test('a property key, filter values and goal names are bound parameters, never in the text', () => {
     const q = parse({ dimensions: [`event:props:${HOSTILE}`, 'event:goal'], metrics: ['visitors', 'conversions'], filters: [['contains', 'event:page', [HOSTILE]]] });
     const range = dayRange('custom', '2025-03-01', '2025-03-31', SITE.timezone);
-    const plan = planFor(db, { site: SITE, range, files, filters: scopeFilters(q.filter) });
+    const plan = planFor(store.db, { site: SITE, range, files: store.files, filters: scopeFilters(q.filter) });
     const parts = queryParts({ plan, dims: q.dimensions, metrics: q.metrics, goals: GOALS, conversionGoals: null });
     for (const p of parts) {
       expect(p.sql.sql).not.toContain('DROP');
@@ -92,7 +73,7 @@ describe('SQL', () => {
   test('a nested filter over both levels reaches the visits as a lookup of their events', () => {
     const q = parse({ filters: ['or', [['is', 'visit:country', ['DE']], ['contains', 'event:page', ['/blog']]]] });
     const range = dayRange('custom', '2025-03-01', '2025-03-31', SITE.timezone);
-    const visits = planFor(db, { site: SITE, range, files, filters: scopeFilters(q.filter) }).visits();
+    const visits = planFor(store.db, { site: SITE, range, files: store.files, filters: scopeFilters(q.filter) }).visits();
     expect(visits.sql).toContain('visit_id IN (SELECT visit_id FROM');
     expect(visits.params).toEqual(expect.arrayContaining(['DE', '/blog']));
   });
@@ -101,13 +82,13 @@ describe('SQL', () => {
 describe('run', () => {
   test('an empty site: zero metrics, no rows, every bucket with time_labels', async () => {
     const site = { ...SITE };
-    const total = await runQuery(db, files, site, GOALS, parse({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'revenue'] }));
+    const total = await runQuery(store.db, store.files, site, GOALS, parse({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'revenue'] }));
     expect(total.results).toEqual([{ dimensions: [], metrics: [0, 0, 0, 0] }]);
-    const byDay = await runQuery(db, files, site, GOALS, parse({ dimensions: ['time:day'], include: { time_labels: true, totals: true } }));
+    const byDay = await runQuery(store.db, store.files, site, GOALS, parse({ dimensions: ['time:day'], include: { time_labels: true, totals: true } }));
     expect(byDay.results.length).toBe(31);
     expect(byDay.meta.time_labels![0]).toBe('2025-03-01');
     expect(byDay.totals).toEqual({ visitors: 0 });
-    const pairs = await runQuery(db, files, site, GOALS, parse({ dimensions: ['visit:source', 'event:props:plan'], metrics: ['visitors', 'bounce_rate', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] }));
+    const pairs = await runQuery(store.db, store.files, site, GOALS, parse({ dimensions: ['visit:source', 'event:props:plan'], metrics: ['visitors', 'bounce_rate', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] }));
     expect(pairs.results).toEqual([]);
     expect(pairs.meta.total_rows).toBe(0);
   });

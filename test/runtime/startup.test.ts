@@ -46,6 +46,7 @@ test.each([
   [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
   [{ ALLOW_REGISTRATION: 'nope' }, 'ALLOW_REGISTRATION'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  [{ STORAGE_URL: 's3://tern-bucket/events', STORAGE_ACCESS_KEY_ID: 'AKIAEXAMPLE' }, 'STORAGE_SECRET_ACCESS_KEY'],
 ])('bad config %o → exit 1 naming %s', async (env, name) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tern-badcfg-'));
   try {

@@ -18,17 +18,34 @@ const lines: (Record<string, any> & { timestamp: string })[] = [
   ...(fixtureLines({ visitors: 15, months: 14, eventsPerVisit: 3, endMs: NOW }) as any[]),
   // Seen only 13 months ago: nothing of it is left, so its profile goes.
   ...[0, 1].map((i) => ({ timestamp: new Date(NOW - 395 * 86_400_000 + i * 60_000).toISOString(), url: 'https://example.com/old', event_type: 'pageview', visitor_uid: 'old-1', ip: '198.51.100.1', user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' })),
+  // One visit across a full hour, whatever the clock says when the test runs: visits are cut by gaps, not by the clock.
+  ...[-30_000, 30_000].map((d) => ({ timestamp: new Date(Math.floor((NOW - 2 * 86_400_000) / 3_600_000) * 3_600_000 + d).toISOString(), url: 'https://example.com/hour', event_type: 'pageview', visitor_uid: 'hour-1', ip: '198.51.100.2', user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' })),
 ];
-/** What retention must keep: the events of visits (a visitor's events of one import month) starting at or after the cutoff. */
+/**
+ * The lines' visits as the server cuts them: a visitor's events in time order, a new visit wherever 30 minutes
+ * or more pass. (Keying visits by calendar hour split every visit of a run started in the last two minutes of
+ * an hour, whose events then spanned two hours, and doubled the expected visits.)
+ */
+function visitsOf(ls: typeof lines): (typeof lines)[] {
+  const byVisitor = new Map<string, typeof lines>();
+  for (const l of ls) byVisitor.set(l.visitor_uid, [...(byVisitor.get(l.visitor_uid) ?? []), l]);
+  const out: (typeof lines)[] = [];
+  for (const events of byVisitor.values()) {
+    events.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+    events.forEach((l, i) => {
+      if (i === 0 || Date.parse(l.timestamp) - Date.parse(events[i - 1]!.timestamp) >= 30 * 60_000) out.push([]);
+      out[out.length - 1]!.push(l);
+    });
+  }
+  return out;
+}
+
+/** What retention must keep: the events of visits starting at or after the cutoff. */
 function expected(now: number) {
   const cutoff = retentionCutoff(now, 12).toISOString();
-  const visits = new Map<string, Record<string, any>[]>();
-  for (const l of lines) {
-    const k = `${l.visitor_uid}|${l.timestamp.slice(0, 7)}|${Math.floor(Date.parse(l.timestamp) / 3_600_000)}`;
-    visits.set(k, [...(visits.get(k) ?? []), l]);
-  }
-  const kept = [...visits.values()].filter((v) => v[0]!.timestamp >= cutoff).flat();
-  return { cutoff, events: kept.length, visits: [...visits.values()].filter((v) => v[0]!.timestamp >= cutoff).length, visitors: new Set(kept.map((l) => l.visitor_uid)).size };
+  const visits = visitsOf(lines).filter((v) => v[0]!.timestamp >= cutoff);
+  const kept = visits.flat();
+  return { cutoff, events: kept.length, visits: visits.length, visitors: new Set(kept.map((l) => l.visitor_uid)).size };
 }
 
 function filesOnDisk(dir: string): string[] {

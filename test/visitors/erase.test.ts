@@ -1,16 +1,18 @@
 // Visitor erasure over real HTTP: by profile id, by external_id and by uid; every endpoint, the Parquet files
 // on disk and the ingest log forget the visitor, every other visitor's numbers stay, and an audit row is kept.
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { beforeAll, expect, test } from 'bun:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { client, setupAccount } from '../helpers/api.ts';
+import { withServer } from '../helpers/fixture.ts';
+import { startServer } from '../helpers/server.ts';
+import { client } from '../helpers/api.ts';
 import { fixtureLines, importFixture } from '../helpers/site-data.ts';
 import { queryStored, sendEvent } from '../helpers/inspect-db.ts';
 import { uidVisitorId } from '../../src/ingest/hash.ts';
 
-let srv: TestServer;
-let acct: Awaited<ReturnType<typeof setupAccount>>;
+// Loads wait a minute: live events sent below are still in the log when the erasure runs.
+const fx = withServer({ server: { env: { INGEST_LOAD_INTERVAL_MS: '60000' } }, accounts: { acct: { scopes: ['visitors:read', 'analytics:read'] } } });
+
 let base: string;
 const lines = fixtureLines({ visitors: 40, months: 4, eventsPerVisit: 4 });
 const TARGET = 'u7';
@@ -26,8 +28,8 @@ async function onDisk(dataDir: string, sql: (rel: string) => string) {
 }
 
 const get = async (path: string) => {
-  const r = await acct.api.get(`${base}${path}`, acct.key);
-  if (r.status !== 200) console.log(path, r.text, srv.logs().split('\n').filter((l) => l.includes('error')).slice(-3).join('\n'));
+  const r = await fx.acct.api.get(`${base}${path}`, fx.acct.key);
+  if (r.status !== 200) console.log(path, r.text, fx.srv.logs().split('\n').filter((l) => l.includes('error')).slice(-3).join('\n'));
   expect(r.status).toBe(200);
   return r.body.data;
 };
@@ -38,43 +40,39 @@ let before: { visitors: any[]; stats: any; sources: any };
 const sources = async () => (await get('/analytics/sources?period=12mo&limit=100')).results;
 
 beforeAll(async () => {
-  // Loads wait a minute: live events sent below are still in the log when the erasure runs.
-  srv = await startServer({ env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
-  acct = await setupAccount(srv.url, { scopes: ['visitors:read', 'analytics:read'] });
-  base = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}`;
-  await importFixture(acct.api, acct.token, acct.orgId, acct.site.id, lines);
-  const identify = (b: object) => fetch(`${srv.url}/api/v1/identify`, { method: 'POST', body: JSON.stringify({ site_id: acct.site.public_id, ...b }) });
+  base = `/api/v1/organizations/${fx.acct.orgId}/sites/${fx.acct.site.id}`;
+  await importFixture(fx.acct.api, fx.acct.token, fx.acct.orgId, fx.acct.site.id, lines);
+  const identify = (b: object) => fetch(`${fx.srv.url}/api/v1/identify`, { method: 'POST', body: JSON.stringify({ site_id: fx.acct.site.public_id, ...b }) });
   expect((await identify({ visitor_uid: TARGET, user_id: 'acct-7', email: 'seven@example.com', name: 'Seven' })).status).toBe(202);
   expect((await identify({ visitor_uid: 'u8', user_id: 'acct-8', email: 'eight@example.com' })).status).toBe(202);
   before = { visitors: await allVisitors(), stats: await stats(), sources: await sources() };
 });
-afterAll(async () => { await srv.cleanup(); });
 
 test('only an owner or admin session may erase; unknown visitors are 404', async () => {
   const v = before.visitors.find((x) => x.uid === TARGET)!;
-  expect((await acct.api.del(`${base}/visitors/${v.id}`, acct.key)).status).toBe(403);
-  expect((await acct.api.del(`${base}/visitors/00000000-0000-0000-0000-000000000000`, acct.token)).status).toBe(404);
-  expect((await acct.api.del(`${base}/visitors/not-a-uuid`, acct.token)).status).toBe(404);
-  expect((await acct.api.del(`${base}/visitors?external_id=nobody`, acct.token)).status).toBe(404);
-  const both = await acct.api.del(`${base}/visitors?external_id=a&uid=b`, acct.token);
+  expect((await fx.acct.api.del(`${base}/visitors/${v.id}`, fx.acct.key)).status).toBe(403);
+  expect((await fx.acct.api.del(`${base}/visitors/00000000-0000-0000-0000-000000000000`, fx.acct.token)).status).toBe(404);
+  expect((await fx.acct.api.del(`${base}/visitors/not-a-uuid`, fx.acct.token)).status).toBe(404);
+  expect((await fx.acct.api.del(`${base}/visitors?external_id=nobody`, fx.acct.token)).status).toBe(404);
+  const both = await fx.acct.api.del(`${base}/visitors?external_id=a&uid=b`, fx.acct.token);
   expect(both.status).toBe(400);
   expect(both.body.error).toContain('exactly one');
-  expect((await acct.api.del(`${base}/visitors`, acct.token)).status).toBe(400);
+  expect((await fx.acct.api.del(`${base}/visitors`, fx.acct.token)).status).toBe(400);
 });
 
 test('erasing by profile id: counts, endpoints, other visitors unchanged, files on disk, log, audit', async () => {
   const target = before.visitors.find((x) => x.uid === TARGET)!;
   const mine = lines.filter((l) => l.visitor_uid === TARGET);
   // Two more events of the visitor reach the log (accepted, not yet loaded) before the erasure.
-  for (const p of ['/late-1', '/late-2']) expect(await sendEvent(srv.url, { site_id: acct.site.public_id, url: `https://example.com${p}`, visitor_uid: TARGET })).toBe(202);
+  for (const p of ['/late-1', '/late-2']) expect(await sendEvent(fx.srv.url, { site_id: fx.acct.site.public_id, url: `https://example.com${p}`, visitor_uid: TARGET })).toBe(202);
   await Bun.sleep(1500); // the segment seals (rotation is 1 s) and waits in the loader's queue
 
-  const res = await acct.api.del(`${base}/visitors/${target.id}`, acct.token);
+  const res = await fx.acct.api.del(`${base}/visitors/${target.id}`, fx.acct.token);
   expect(res.status).toBe(200);
   expect(res.body.data).toEqual({ id: target.id, events_deleted: mine.length, visits_deleted: 4 });
 
   // Every endpoint: the visitor is gone, the site's totals lost exactly their share.
-  expect((await acct.api.get(`${base}/visitors/${target.id}/timeline`, acct.key)).status).toBe(404);
+  expect((await fx.acct.api.get(`${base}/visitors/${target.id}/timeline`, fx.acct.key)).status).toBe(404);
   const after = await allVisitors();
   expect(after.map((v) => v.id).sort()).toEqual(before.visitors.filter((v) => v.id !== target.id).map((v) => v.id).sort());
   expect((await get(`/visitors?search=seven`)).visitors).toEqual([]);
@@ -95,29 +93,29 @@ test('erasing by profile id: counts, endpoints, other visitors unchanged, files 
   expect(src.find((r: any) => r.name === changed[0].name).visitors).toBe(changed[0].visitors - 1);
 
   // A restart loads the log (the two late events must not come back) and sweeps the replaced files.
-  await srv.stop();
-  srv = await startServer({ dataDir: srv.dataDir, env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
-  await srv.stop();
-  const vid = uidVisitorId(acct.site.id, TARGET);
-  expect(await onDisk(srv.dataDir, (rel) => `SELECT count(*) AS n FROM ${rel} WHERE visitor_id = ${vid}`)).toEqual([{ n: 0 }]);
-  const [onDiskEvents] = await onDisk(srv.dataDir, (rel) => `SELECT count(*) AS n FROM ${rel} WHERE visit_id IS NOT NULL AND ts IS NOT NULL`);
+  await fx.srv.stop();
+  fx.srv = await startServer({ dataDir: fx.srv.dataDir, env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
+  await fx.srv.stop();
+  const vid = uidVisitorId(fx.acct.site.id, TARGET);
+  expect(await onDisk(fx.srv.dataDir, (rel) => `SELECT count(*) AS n FROM ${rel} WHERE visitor_id = ${vid}`)).toEqual([{ n: 0 }]);
+  const [onDiskEvents] = await onDisk(fx.srv.dataDir, (rel) => `SELECT count(*) AS n FROM ${rel} WHERE visit_id IS NOT NULL AND ts IS NOT NULL`);
   expect(onDiskEvents!.n).toBe(lines.length - mine.length);
   for (const t of ['visitors', 'visits', 'visitor_history', 'purchases']) {
-    expect(await queryStored(srv.dataDir, `SELECT count(*) AS n FROM ${t} WHERE visitor_id = ?`, [vid])).toEqual([{ n: 0 }]);
+    expect(await queryStored(fx.srv.dataDir, `SELECT count(*) AS n FROM ${t} WHERE visitor_id = ?`, [vid])).toEqual([{ n: 0 }]);
   }
-  const [slots] = await queryStored(srv.dataDir, 'SELECT sum(pageviews) AS pv, sum(events) AS ev FROM event_counts WHERE site_id = ?', [acct.site.id]);
+  const [slots] = await queryStored(fx.srv.dataDir, 'SELECT sum(pageviews) AS pv, sum(events) AS ev FROM event_counts WHERE site_id = ?', [fx.acct.site.id]);
   expect(slots).toEqual({ pv: before.stats.pageviews - pv, ev: before.stats.events - mine.length });
-  const audit = await queryStored(srv.dataDir, 'SELECT visitor::VARCHAR AS visitor, erased_by::VARCHAR AS erased_by, events_deleted, visits_deleted, erased_at FROM visitor_erasures');
+  const audit = await queryStored(fx.srv.dataDir, 'SELECT visitor::VARCHAR AS visitor, erased_by::VARCHAR AS erased_by, events_deleted, visits_deleted, erased_at FROM visitor_erasures');
   expect(audit).toHaveLength(1);
   expect(audit[0]).toMatchObject({ visitor: target.id, events_deleted: mine.length, visits_deleted: 4 });
   expect(JSON.stringify(audit)).not.toContain('seven');
-  srv = await startServer({ dataDir: srv.dataDir, env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
-  acct.api = client(srv.url);
+  fx.srv = await startServer({ dataDir: fx.srv.dataDir, env: { INGEST_LOAD_INTERVAL_MS: '60000' } });
+  fx.acct.api = client(fx.srv.url);
   // Events accepted after the erasure are new data: the visitor comes back with just those.
-  expect(await sendEvent(srv.url, { site_id: acct.site.public_id, url: 'https://example.com/again', visitor_uid: TARGET })).toBe(202);
-  await srv.stop();
-  srv = await startServer({ dataDir: srv.dataDir });
-  acct.api = client(srv.url);
+  expect(await sendEvent(fx.srv.url, { site_id: fx.acct.site.public_id, url: 'https://example.com/again', visitor_uid: TARGET })).toBe(202);
+  await fx.srv.stop();
+  fx.srv = await startServer({ dataDir: fx.srv.dataDir });
+  fx.acct.api = client(fx.srv.url);
   const back = (await allVisitors()).find((v) => v.uid === TARGET);
   expect(back).toMatchObject({ total_pageviews: 1, total_sessions: 1 });
   expect(back.email).toBeUndefined();
@@ -126,14 +124,14 @@ test('erasing by profile id: counts, endpoints, other visitors unchanged, files 
 test('erasing by external_id and by uid', async () => {
   const u8 = before.visitors.find((x) => x.uid === 'u8')!;
   const n8 = lines.filter((l) => l.visitor_uid === 'u8').length;
-  const byExt = await acct.api.del(`${base}/visitors?external_id=acct-8`, acct.token);
+  const byExt = await fx.acct.api.del(`${base}/visitors?external_id=acct-8`, fx.acct.token);
   expect(byExt.status).toBe(200);
   expect(byExt.body.data).toEqual({ id: u8.id, events_deleted: n8, visits_deleted: 4, visitors: [{ id: u8.id, events_deleted: n8, visits_deleted: 4 }] });
   const n9 = lines.filter((l) => l.visitor_uid === 'u9').length;
-  const byUid = await acct.api.del(`${base}/visitors?uid=u9`, acct.token);
+  const byUid = await fx.acct.api.del(`${base}/visitors?uid=u9`, fx.acct.token);
   expect(byUid.status).toBe(200);
   expect(byUid.body.data).toMatchObject({ events_deleted: n9, visits_deleted: 4 });
   expect((await allVisitors()).map((v) => v.uid)).not.toContain('u9');
   // A uid never seen erases nothing, and says so.
-  expect((await acct.api.del(`${base}/visitors?uid=never-seen`, acct.token)).body.data).toMatchObject({ events_deleted: 0, visits_deleted: 0 });
+  expect((await fx.acct.api.del(`${base}/visitors?uid=never-seen`, fx.acct.token)).body.data).toMatchObject({ events_deleted: 0, visits_deleted: 0 });
 });

@@ -1,3 +1,4 @@
+// The visitors API over HTTP: list and identify, search, pagination, the timeline, 404s and the visitors:read scope.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { setupAccount } from '../helpers/api.ts';

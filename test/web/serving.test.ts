@@ -1,20 +1,19 @@
 // The dashboard's serving: index.html at every app URL with page headers, hashed immutable assets, the build cache
 // in DATA_DIR/cache, and the size budgets the build prints.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { withServer } from '../helpers/fixture.ts';
+import { startServer } from '../helpers/server.ts';
 
-let server: TestServer;
-beforeAll(async () => { server = await startServer(); });
-afterAll(async () => { await server.cleanup(); });
+const fx = withServer();
 
 const assetsOf = (html: string) => [...html.matchAll(/\/assets\/([\w.-]+)/g)].map((m) => m[1]);
 
 describe('dashboard serving', () => {
   test('every app URL answers the SPA with security headers; API 404s stay JSON', async () => {
     for (const path of ['/', '/login', '/register', '/sites/new', '/sites/abc/visitors/v1', '/settings/api-keys', '/share/shl_x']) {
-      const r = await fetch(server.url + path);
+      const r = await fetch(fx.srv.url + path);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toContain('text/html');
       expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -23,40 +22,40 @@ describe('dashboard serving', () => {
       expect(html).toContain('<div id="app">');
       expect(assetsOf(html).some((a) => /^main-\w+\.js$/.test(a))).toBe(true);
     }
-    const embed = await fetch(`${server.url}/share/shl_x?embed=true`);
+    const embed = await fetch(`${fx.srv.url}/share/shl_x?embed=true`);
     expect(embed.headers.get('content-security-policy')).not.toContain("frame-ancestors 'none'");
-    const api = await fetch(`${server.url}/api/v1/nope`);
+    const api = await fetch(`${fx.srv.url}/api/v1/nope`);
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ error: 'Not found' });
   });
 
   test('assets are content-hashed, immutable, gzipped when accepted', async () => {
-    const html = await (await fetch(server.url + '/')).text();
+    const html = await (await fetch(fx.srv.url + '/')).text();
     const names = assetsOf(html);
     expect(names.some((n) => n.endsWith('.css'))).toBe(true);
     for (const name of names) {
       expect(name).toMatch(/^[\w.]+-[\w]{8,}\.(js|css|svg)$/);
-      const r = await fetch(`${server.url}/assets/${name}`);
+      const r = await fetch(`${fx.srv.url}/assets/${name}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(r.headers.get('content-encoding')).toBe('gzip');
       expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
-    const plain = await fetch(`${server.url}/assets/${names.find((n) => n.endsWith('.js'))}`, { headers: { 'accept-encoding': 'identity' } });
+    const plain = await fetch(`${fx.srv.url}/assets/${names.find((n) => n.endsWith('.js'))}`, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('content-type')).toContain('javascript');
-    expect((await fetch(`${server.url}/assets/main-nothere.js`)).status).toBe(404);
+    expect((await fetch(`${fx.srv.url}/assets/main-nothere.js`)).status).toBe(404);
   });
 
   test('the build is cached in DATA_DIR/cache and reused on restart; a fresh DATA_DIR copies the install\'s copy', async () => {
-    const cache = join(server.dataDir, 'cache');
+    const cache = join(fx.srv.dataDir, 'cache');
     const dirs = readdirSync(cache).filter((d) => d.startsWith('dashboard-'));
     expect(dirs.length).toBe(1);
     expect(existsSync(join(cache, dirs[0], 'manifest.json'))).toBe(true);
-    expect(server.logs()).toMatch(/"msg":"dashboard ready".*"source":"(built|install)"/);
+    expect(fx.srv.logs()).toMatch(/"msg":"dashboard ready".*"source":"(built|install)"/);
     expect(existsSync(join(import.meta.dir, '../../node_modules/.cache/tern', dirs[0], 'manifest.json'))).toBe(true);
-    await server.stop();
-    const again = await startServer({ dataDir: server.dataDir });
+    await fx.srv.stop();
+    const again = await startServer({ dataDir: fx.srv.dataDir });
     const fresh = await startServer();
     try {
       expect((await fetch(again.url + '/')).status).toBe(200);

@@ -37,7 +37,9 @@ export function createClient(opts: ClientOptions = {}) {
     let json: any = null;
     try {
       json = await res.json();
-    } catch {
+    } catch (e) {
+      // A read cut by the caller's abort (the page moved on) is not an answer: an empty `data` would reach callers.
+      if (signal?.aborted) throw e;
       // A non-JSON answer (a proxy's error page) still becomes an ApiError below.
     }
     if (!res.ok) {

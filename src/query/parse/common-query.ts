@@ -6,6 +6,7 @@ import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
 import { resolveFilters, type GoalLookup } from './filters.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
+import { INTERVALS } from '../sql/buckets.ts';
 
 const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
 
@@ -18,6 +19,10 @@ export const CommonQuery = z.object({
   filters: z.union([z.string(), z.array(z.unknown())]).optional().describe('JSON array of {dimension, operator, value}; all must hold'),
 });
 export type CommonQuery = z.infer<typeof CommonQuery>;
+
+export const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one day, month for 12mo and ranges over 180 days, else day');
+/** A time series' parameters: every report's, and the bucket size (the analytics charts and the goals' series). */
+export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 
 /** What the engine reads: the database, the Parquet manifest, and the goals' owner for the goal filter. */
 export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup };

@@ -1,5 +1,5 @@
--- Idempotent (IF NOT EXISTS): tests that fake an older data directory re-run every migration after theirs.
 -- Data retention per site (NULL: keep forever; else 1–120 months, enforced by compaction: storage/retention.ts).
+-- Idempotent (IF NOT EXISTS): tests that fake an older data directory re-run every migration after theirs.
 ALTER TABLE sites ADD COLUMN IF NOT EXISTS retention_months INTEGER;
 
 -- One row per visitor erasure (storage/erase-visitor.ts): who asked, when, which visitor, how many rows went.

@@ -1,6 +1,5 @@
 // /login: email and password → session cookie → back to the page that asked for it (?next=).
-import { useState } from 'preact/hooks';
-import { explain } from '../../api/client.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { Brand } from '../../components/brand.tsx';
 import { loc, navigate } from '../../router.ts';
 import { api, signedIn } from '../../state/session.ts';
@@ -12,22 +11,11 @@ export function nextPath(): string {
 }
 
 export function LoginPage() {
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError('');
-    try {
-      await api.auth.login(String(f.get('email')), String(f.get('password')));
-      await signedIn();
-      navigate(nextPath(), { replace: true });
-    } catch (err) {
-      setError(explain(err));
-      setBusy(false);
-    }
-  };
+  const { error, busy, submit } = useSubmit(async (f) => {
+    await api.auth.login(String(f.get('email')), String(f.get('password')));
+    await signedIn();
+    navigate(nextPath(), { replace: true });
+  });
   const reg = loc.value.search ? `/register${loc.value.search}` : '/register';
   return (
     <div class="auth-wrap">

@@ -1,30 +1,18 @@
 // /register: name, email, password → a new account and organization, signed in → the next page (default: add a site).
-import { useState } from 'preact/hooks';
-import { explain } from '../../api/client.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { Brand } from '../../components/brand.tsx';
 import { loc, navigate } from '../../router.ts';
 import { api, signedIn } from '../../state/session.ts';
 import { nextPath } from '../login/login-page.tsx';
 
 export function RegisterPage() {
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError('');
-    try {
-      const name = String(f.get('name') ?? '').trim();
-      await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined);
-      await signedIn();
-      const next = nextPath();
-      navigate(next === '/' ? '/sites/new' : next, { replace: true });
-    } catch (err) {
-      setError(explain(err));
-      setBusy(false);
-    }
-  };
+  const { error, busy, submit } = useSubmit(async (f) => {
+    const name = String(f.get('name') ?? '').trim();
+    await api.auth.register(String(f.get('email')), String(f.get('password')), name || undefined);
+    await signedIn();
+    const next = nextPath();
+    navigate(next === '/' ? '/sites/new' : next, { replace: true });
+  });
   return (
     <div class="auth-wrap">
       <main class="auth-card card" id="main">

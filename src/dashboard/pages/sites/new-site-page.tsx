@@ -1,8 +1,8 @@
 // /sites/new: domain, time zone (the browser's by default) and currency → the snippet, copy button and live check.
 import { useState } from 'preact/hooks';
-import { explain } from '../../api/client.ts';
 import type { Site } from '../../api/types.ts';
 import { LiveCheck, Snippet } from '../../components/snippet.tsx';
+import { useSubmit } from '../../components/use-submit.ts';
 import { api, org } from '../../state/session.ts';
 
 export const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'CNY', 'INR', 'BRL', 'MXN', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'NZD', 'SGD', 'HKD', 'KRW', 'ZAR'];
@@ -23,26 +23,15 @@ export const timeZones = (): string[] => {
 export function NewSitePage() {
   const o = org.value!;
   const [site, setSite] = useState<Site | undefined>();
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const zones = timeZones();
   const [zone, setZone] = useState(browserZone());
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError('');
-    try {
-      setSite(await api.sites.create(o.id, {
-        domain: String(f.get('domain')).trim().replace(/^https?:\/\//, '').replace(/\/.*$/, ''),
-        timezone: String(f.get('timezone')),
-        currency: String(f.get('currency')),
-      }));
-    } catch (err) {
-      setError(explain(err));
-    }
-    setBusy(false);
-  };
+  const { error, busy, submit } = useSubmit(async (f) => {
+    setSite(await api.sites.create(o.id, {
+      domain: String(f.get('domain')).trim().replace(/^https?:\/\//, '').replace(/\/.*$/, ''),
+      timezone: String(f.get('timezone')),
+      currency: String(f.get('currency')),
+    }));
+  }, { settle: true });
   if (site) {
     return (
       <div class="narrow">

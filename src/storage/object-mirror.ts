@@ -1,0 +1,160 @@
+// Mirrors the registered Parquet files into an object store (STORAGE_URL): uploads every file of
+// parquet_files that object_uploads does not list, publishes manifest.json listing exactly the files that are
+// both registered and uploaded, and deletes every object whose file left parquet_files once the manifest has
+// not listed it for STORAGE_DELETE_GRACE_SECONDS. No writer of Parquet files knows about it (ingestion never
+// waits for the store): the two tables' difference is the work to do, so a crash anywhere leaves
+// it to do again (uploads and deletes are idempotent) and turning STORAGE_URL on uploads what exists.
+import type { Database } from './database.ts';
+import type { ParquetManifest } from './parquet-layout.ts';
+import type { ObjectStore } from './object-store.ts';
+import { pausePoint } from './pause-point.ts';
+import { log } from '../log.ts';
+
+/** Changes are gathered this long before a round: a burst of loads and a merge go up in one round. */
+const DEBOUNCE_MS = 250;
+/** A round that failed waits 1, 2, 4 … s before the next, at most this long. */
+const BACKOFF_MAX_MS = 30_000;
+/** Uploads in flight at once. */
+const UPLOADS_AT_ONCE = 4;
+/** Rounds also run this often without a change (a file whose upload was refused by a store that came back). */
+const POLL_MS = 60_000;
+
+/** The bucket key of a registered path ('parquet/events/site=…/month=…/x.parquet' → 'events/site=…/…'). */
+export const objectKey = (path: string) => path.replace(/^parquet\//, '');
+export const MANIFEST_KEY = 'manifest.json';
+
+type Registered = { path: string; tbl: string; site_id: string; month: string; rows: number; min_ts: string; max_ts: string };
+
+export class ObjectMirror {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private poll: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private failures = 0;
+  private stopped = false;
+  private published = false;
+  private abort = new AbortController();
+  private unsubscribe: (() => void) | undefined;
+  private readonly id: string;
+  /** Unregistered files still in the bucket, and when the first manifest without them was published. */
+  private unlisted = new Map<string, number>();
+  /** When the next object leaves its grace (a round is due then), after a round that left some waiting. */
+  private nextInMs: number | undefined;
+  private timerAt = 0;
+
+  constructor(private db: Database, private manifest: ParquetManifest, private store: ObjectStore, private opts: { deleteGraceMs: number }) {
+    this.id = store.describe();
+  }
+
+  async start() {
+    // Rows of another store (STORAGE_URL changed) say nothing of this one: its files are all uploaded again.
+    await this.db.exec('DELETE FROM object_uploads WHERE store <> ?', [this.id]);
+    this.unsubscribe = this.manifest.onChange(() => this.kick());
+    this.poll = setInterval(() => this.kick(), POLL_MS);
+    log.info('mirroring parquet files to object storage', { store: this.id });
+    this.schedule(0);
+  }
+
+  async stop() {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearInterval(this.poll);
+    clearTimeout(this.timer);
+    this.abort.abort();
+    await this.running;
+  }
+
+  /** Something changed: a round soon, unless one is waiting out a failure (the store is down). */
+  kick() {
+    if (this.running) this.again = true;
+    else if (!this.failures) this.schedule(DEBOUNCE_MS);
+  }
+
+  /** A round in `ms`, unless one is due sooner; one due later (an object's grace) is brought forward. */
+  private schedule(ms: number) {
+    if (this.stopped || (this.timer && this.timerAt <= Date.now() + ms)) return;
+    clearTimeout(this.timer);
+    this.timerAt = Date.now() + ms;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.round()
+        .then(() => {
+          this.failures = 0;
+          if (this.again) { this.again = false; this.schedule(DEBOUNCE_MS); }
+          if (this.nextInMs !== undefined) this.schedule(this.nextInMs);
+        })
+        .catch((e) => {
+          if (this.stopped) return;
+          this.failures++;
+          const retryInMs = Math.min(BACKOFF_MAX_MS, 1000 * 2 ** (this.failures - 1));
+          log.warn('object storage round failed; retrying', { failures: this.failures, retryInMs, error: String((e as Error)?.message ?? e) });
+          this.again = false;
+          this.schedule(retryInMs);
+        })
+        .finally(() => { this.running = undefined; });
+    }, ms);
+  }
+
+  /** Uploads, then the manifest, then deletes: an object leaves the bucket only once no manifest lists it. */
+  private async round() {
+    const signal = this.abort.signal;
+    const puts = await this.db.query<{ path: string }>(
+      `SELECT p.path FROM parquet_files p ANTI JOIN (SELECT path FROM object_uploads WHERE store = ?) u USING (path) ORDER BY p.created_at, p.path`, [this.id]);
+    let uploaded = 0;
+    const upload = async (path: string) => {
+      try {
+        await this.store.putFile(objectKey(path), this.manifest.abs(path), signal);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') throw e;
+        // Unregistered (and deleted) since it was listed: nothing to upload. Still listed: unreadable (see load()).
+        if (await this.db.one('SELECT 1 AS x FROM parquet_files WHERE path = ?', [path])) log.error('registered parquet file missing; not uploaded', { path });
+        return;
+      }
+      await pausePoint('mirror:after-upload');
+      await this.db.exec('INSERT INTO object_uploads VALUES (?, ?, now()::TIMESTAMP) ON CONFLICT DO NOTHING', [this.id, path]);
+      uploaded++;
+    };
+    // A few at a time: a backfill (STORAGE_URL turned on for an existing DATA_DIR) is bound by round trips, not bandwidth.
+    const queue = puts.map((p) => p.path);
+    const workers = Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, async () => {
+      for (let path = queue.shift(); path !== undefined && !signal.aborted; path = queue.shift()) await upload(path);
+    });
+    const failed = (await Promise.allSettled(workers)).find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (signal.aborted) return;
+    // Listed before the manifest is read: a path, once unregistered, never comes back, so the manifest cannot list these.
+    const gone = (await this.db.query<{ path: string }>(
+      `SELECT u.path FROM object_uploads u ANTI JOIN parquet_files p USING (path) WHERE u.store = ?`, [this.id])).map((r) => r.path);
+    const fresh = gone.filter((p) => !this.unlisted.has(p));
+    if (uploaded || fresh.length || !this.published) {
+      await this.publish(signal);
+      const at = Date.now();
+      for (const p of fresh) this.unlisted.set(p, at);
+    }
+    // An object stays DELETE_GRACE after the first manifest without it, for readers of the one before.
+    const now = Date.now();
+    const due = gone.filter((p) => now - this.unlisted.get(p)! >= this.opts.deleteGraceMs);
+    for (const path of due) {
+      if (signal.aborted) return;
+      await this.store.delete(objectKey(path), signal);
+      await this.db.exec('DELETE FROM object_uploads WHERE store = ? AND path = ?', [this.id, path]);
+      this.unlisted.delete(path);
+    }
+    const waiting = gone.filter((p) => this.unlisted.has(p)).map((p) => this.unlisted.get(p)! + this.opts.deleteGraceMs - now);
+    this.nextInMs = waiting.length ? Math.max(0, Math.min(...waiting)) : undefined;
+    if (uploaded || due.length) log.info('object storage synced', { uploaded, deleted: due.length, deletingLater: waiting.length });
+  }
+
+  private async publish(signal: AbortSignal) {
+    const files = await this.db.query<Registered>(
+      `SELECT p.path, p.tbl, p.site_id, p.month, p.rows, p.min_ts::VARCHAR AS min_ts, p.max_ts::VARCHAR AS max_ts
+       FROM parquet_files p SEMI JOIN (SELECT path FROM object_uploads WHERE store = ?) u USING (path) ORDER BY p.tbl, p.site_id, p.month, p.path`, [this.id]);
+    const body = {
+      format: 1,
+      published_at: new Date().toISOString(),
+      files: files.map((f) => ({ key: objectKey(f.path), table: f.tbl, site_id: f.site_id, month: f.month, rows: f.rows, min_ts: f.min_ts, max_ts: f.max_ts })),
+    };
+    await this.store.putBytes(MANIFEST_KEY, new TextEncoder().encode(JSON.stringify(body)), 'application/json', signal);
+    this.published = true;
+  }
+}
