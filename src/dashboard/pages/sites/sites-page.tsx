@@ -1,4 +1,4 @@
-// /: the organization's sites, each with its visitors over the last 24 hours and an hourly sparkline; "Add site".
+// /: the sites list, each site with its unique visitors of today and yesterday (counted once over the two days) and an hourly sparkline.
 import { useEffect, useState } from 'preact/hooks';
 import { explain } from '../../api/client.ts';
 import type { Site } from '../../api/types.ts';
