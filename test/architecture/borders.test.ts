@@ -54,6 +54,11 @@ describe('folder borders', () => {
     expect(crossings('http', ['http', 'runtime', 'log.ts', 'query/errors.ts'])).toEqual([]);
   });
 
+  test('query/ reads stored rows only through its planner: plan/ alone imports tableSource (and the all-time period start, parse/first-visit.ts)', () => {
+    const readers = FILES.filter((f) => inFolder(f.path, ['query']) && f.imports.includes(join('storage', 'sources.ts'))).map((f) => f.path);
+    expect(readers.filter((p) => !p.startsWith(join('query', 'plan') + '/') && p !== join('query', 'parse', 'first-visit.ts'))).toEqual([]);
+    expect(readers.length).toBeGreaterThan(0);
+  });
   test('no file under http/ contains SQL', () => {
     expect(FILES.filter((f) => inFolder(f.path, ['http']) && SQL.test(f.text)).map((f) => f.path)).toEqual([]);
   });

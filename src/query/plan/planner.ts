@@ -83,5 +83,9 @@ export class Plan {
 
 export const planFor = (db: Database, scope: Scope) => new Plan(db, scope);
 
-/** All of a site's stored rows of `table`, unscoped (all time, no filters): profiles, timelines, completions over all time. */
-export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string): Fragment => tableSource(files, table, siteId);
+/**
+ * A site's stored rows of `table`, unfiltered, over all time or a UTC `range`: profiles, timelines, completions
+ * over all time, the query API's visit lookup. Reports read stored rows only through this module.
+ */
+export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment =>
+  tableSource(files, table, siteId, range);

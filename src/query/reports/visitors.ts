@@ -1,7 +1,7 @@
 // Visitor profiles: the paginated list (with lifetime goal completions counted against current goals)
-// and one visitor's events, newest first. Profiles come from the visitors table; events through tableSource().
+// and one visitor's events, newest first. Profiles come from the visitors table; events through the planner's siteRows().
 import type { Database } from '../../storage/database.ts';
-import { tableSource } from '../../storage/sources.ts';
+import { siteRows } from '../plan/planner.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { goalCountExpr, type MatchDef } from '../sql/goals-match.ts';
 import { limitOffset, type Paging } from '../sql/paging.ts';
@@ -19,7 +19,7 @@ const PROFILE = frag(`id::VARCHAR AS id, visitor_id, uid, email, name, avatar_ur
  */
 export async function listVisitors(db: Database, files: ParquetManifest, siteId: string, goals: MatchDef[], paging: Paging, search?: string) {
   const term = search?.toLowerCase() ?? null;
-  const events = tableSource(files, 'events', siteId);
+  const events = siteRows(files, 'events', siteId);
   const where = sql`site_id = ${siteId} AND (${term}::VARCHAR IS NULL
     OR contains(lower(email), ${term}) OR contains(lower(name), ${term})
     OR contains(lower(uid), ${term}) OR contains(lower(external_id), ${term}))`;
@@ -41,7 +41,7 @@ export async function listVisitors(db: Database, files: ParquetManifest, siteId:
 
 /** One profile by its UUID, with its lifetime goal completions; undefined when not in the site. */
 export async function visitorProfile(db: Database, files: ParquetManifest, siteId: string, id: string, goals: MatchDef[]) {
-  const events = tableSource(files, 'events', siteId);
+  const events = siteRows(files, 'events', siteId);
   const q = sql`WITH v AS (SELECT ${PROFILE} FROM visitors WHERE site_id = ${siteId} AND id = TRY_CAST(${id} AS UUID))
     SELECT v.*, (SELECT coalesce(sum(${goalCountExpr(goals)}), 0)::BIGINT FROM ${events} e WHERE e.visitor_id = v.visitor_id) AS total_goals FROM v`;
   return one(db, q);
@@ -55,7 +55,7 @@ export async function visitorProfile(db: Database, files: ParquetManifest, siteI
  * Both run at once, as the visitor list's page and count do.
  */
 export async function visitorEvents(db: Database, files: ParquetManifest, siteId: string, visitorId: number, paging: Paging) {
-  const events = tableSource(files, 'events', siteId);
+  const events = siteRows(files, 'events', siteId);
   const q = sql`SELECT ts AS timestamp, event_type, event_name, url, path, title, referrer, session_id,
       to_json(props)::VARCHAR AS properties, revenue::DOUBLE AS revenue, currency, country, browser, os, device
     FROM ${events} e WHERE visitor_id = ${visitorId}

@@ -2,10 +2,9 @@
 // table it lives on (contract §7: visit metrics on visits, event metrics on events), in "parts" grouped by
 // the same dimension columns d0…d2 and joined on them. Dimension columns come from the registry only; a
 // property key and goal names are bound parameters.
-import { tableSource } from '../../storage/sources.ts';
 import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 import type { Scope } from '../plan/scope.ts';
-import type { Plan } from '../plan/planner.ts';
+import { siteRows, type Plan } from '../plan/planner.ts';
 import type { ApiMetric } from '../parse/query-body.ts';
 import { isEventDim, type QueryDim } from '../parse/query-dimensions.ts';
 import type { SiteGoal } from '../parse/filter-tree.ts';
@@ -32,7 +31,7 @@ export type RawColumn = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounce
 type On = 'visits' | 'events' | 'engaged' | 'exits';
 
 const DAY_MS = 86_400_000;
-const visitLookup = (s: Scope) => tableSource(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
+const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
 
 function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
   // Grouped on the integer bucket; labelled once per group (labelled()).
