@@ -10,6 +10,10 @@ import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
+import { ordersOf } from './orders-source.ts';
+import { completionsOf, type NamedGoal } from './completions-source.ts';
+import { stepEventsOf } from './step-events.ts';
+import type { MatchDef } from '../sql/goals-match.ts';
 
 export type { Scope } from './scope.ts';
 
@@ -75,6 +79,24 @@ export class Plan {
     return purchasesSource(this.scope) ?? this.events(frag('revenue IS NOT NULL'));
   }
 
+  /**
+   * One row per order (plan/orders-source.ts) of the scope's paid events, or of `from` (the scope's events with
+   * what a query's dimensions add); `byGoal`: per order and goal_name.
+   */
+  orders(from?: Fragment, byGoal = false): Fragment {
+    return ordersOf(this.scope, from ?? this.paidEvents(), byGoal);
+  }
+
+  /** One row per event of the scope (or of `from`) and goal it completes, the goal as goal_name. */
+  completions(goals: NamedGoal[], from?: Fragment): Fragment {
+    return completionsOf(from ?? this.events(), goals);
+  }
+
+  /** A funnel's step events of the scope's visits, packed (plan/step-events.ts), grouped `per` visit or visitor. */
+  stepEvents(steps: MatchDef[], per: 'visit' | 'visitor'): Fragment {
+    return stepEventsOf(this.eventsOfVisits(), steps, per);
+  }
+
   /** `(name, time_on_page, scroll_depth)` per page: from the engagement rollup when unfiltered, else from the events. */
   engagement(column: string, names: string[] | 'all'): Fragment {
     return engagementByPage(this.scope, column, names);
@@ -89,3 +111,6 @@ export const planFor = (db: Database, scope: Scope) => new Plan(db, scope);
  */
 export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment =>
   tableSource(files, table, siteId, range);
+
+/** A site's visitor profiles (the visitors table: identity and lifetime totals, one row per visitor). */
+export const siteProfiles = (siteId: string): Fragment => sql`(SELECT * FROM visitors WHERE site_id = ${siteId})`;
