@@ -60,7 +60,7 @@ export function PropertiesPanel({ scope, view }: { scope: Scope; view: ViewState
         <>
           <div class="field panel-pick">
             <label for="prop-key">Property</label>
-            <select id="prop-key" value={key} onChange={(e) => setParams({ prop: e.currentTarget.value === names[0] ? null : e.currentTarget.value })}>
+            <select id="prop-key" value={key} onChange={(e) => setParams({ prop: e.currentTarget.value })}>
               {options.map((k) => <option value={k}>{k}</option>)}
             </select>
           </div>
