@@ -1,7 +1,8 @@
 // Site settings → General: name, time zone, currency, and how many months of data are kept (retention).
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { explain } from '../../api/client.ts';
 import type { Site } from '../../api/types.ts';
+import { remember, remembered } from '../../state/remembered.ts';
 import { api } from '../../state/session.ts';
 import { CURRENCIES, timeZones } from '../sites/new-site-page.tsx';
 
@@ -9,6 +10,8 @@ export function GeneralSection({ orgId, site, onSaved }: { orgId: string; site: 
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | undefined>();
   const [zone, setZone] = useState(site.timezone);
   const [retention, setRetention] = useState(site.retention_months == null ? '' : String(site.retention_months));
+  // The page first draws the remembered sites list: take the stored value when the fresh one arrives.
+  useEffect(() => setRetention(site.retention_months == null ? '' : String(site.retention_months)), [site.retention_months]);
   const months = retentionMonths(retention);
   const save = async (e: Event) => {
     e.preventDefault();
@@ -19,7 +22,10 @@ export function GeneralSection({ orgId, site, onSaved }: { orgId: string; site: 
       return;
     }
     try {
-      await api.sites.patch(orgId, site.id, { name: String(f.get('name')).trim() || site.domain, timezone: zone, currency: String(f.get('currency')), retention_months: months });
+      const saved = await api.sites.patch(orgId, site.id, { name: String(f.get('name')).trim() || site.domain, timezone: zone, currency: String(f.get('currency')), retention_months: months });
+      // The remembered sites list (drawn first on the next visit) gets the saved site at once.
+      const list = remembered<{ sites: Site[] }>(`sites-${orgId}`);
+      if (list) remember(`sites-${orgId}`, { ...list, sites: list.sites.map((s) => (s.id === saved.id ? { ...s, ...saved } : s)) });
       setMsg({ ok: true, text: 'Saved.' });
       onSaved();
     } catch (err) {
@@ -28,7 +34,7 @@ export function GeneralSection({ orgId, site, onSaved }: { orgId: string; site: 
   };
   const currencies = CURRENCIES.includes(site.currency) ? CURRENCIES : [site.currency, ...CURRENCIES];
   return (
-    <form class="card" id="general" onSubmit={save} aria-labelledby="general-title">
+    <form class="card" id="general" onSubmit={save} aria-labelledby="general-title" noValidate>
       <h2 id="general-title">General</h2>
       {msg && <div class={msg.ok ? 'notice' : 'alert'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</div>}
       <div class="field"><label for="site-domain">Domain</label><input id="site-domain" type="text" value={site.domain} disabled /></div>
