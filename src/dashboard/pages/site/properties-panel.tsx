@@ -50,7 +50,7 @@ export function PropertiesPanel({ scope, view }: { scope: Scope; view: ViewState
   const loading = keys.loading || (!!key && res.loading);
   return (
     <PanelFrame title="Properties" busy={loading}
-      footer={<button type="button" class="btn btn-sm btn-ghost" onClick={() => setDetails(true)} disabled={!rows.length}>Details</button>}>
+      footer={key ? <button type="button" class="btn btn-sm btn-ghost" onClick={() => setDetails(true)} disabled={!rows.length}>Details</button> : undefined}>
       {keys.error && <div class="panel-msg panel-error" role="alert">{keys.error}</div>}
       {!keys.error && !key && !keys.loading && (
         <div class="panel-msg muted"><p>No custom properties in this period. Send them with an event, e.g. <code>tern('track', 'Signup', {'{'} plan: 'pro' {'}'})</code> or <code>data-track-plan="pro"</code>.</p></div>
