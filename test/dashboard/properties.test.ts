@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   fixture?.stop();
   await browser?.close();
-});
+}, 60_000);
 
 describe('Properties panel', () => {
   test('keys and values from the query API; a value click filters and the cards match the API', async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-});
+}, 60_000);
 
 describe('export data', () => {
   test('the form downloads a CSV whose rows are those of the API export', async () => {
