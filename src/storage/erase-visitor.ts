@@ -19,6 +19,15 @@ export type ErasureCounts = { events_deleted: number; visits_deleted: number };
 export const withoutErased = (source: string) => `(SELECT l.* FROM ${source} l ANTI JOIN visitor_erasures x
   ON x.site_id = l.site_id AND x.visitor_id = l.visitor_id AND l.ts <= x.erased_at)`;
 
+/**
+ * Rows of an import's staging relation (its values bound first), without those of visitors erased since the
+ * import began (`?` bound to that instant, ms): an import running while an erasure ran must not bring the
+ * visitor back. Erasures before the import began do not apply: what is imported after an erasure is new data,
+ * as for live events.
+ */
+export const withoutErasedSince = (source: string) => `(SELECT l.* FROM ${source} l ANTI JOIN visitor_erasures x
+  ON x.site_id = l.site_id AND x.visitor_id = l.visitor_id AND x.erased_at >= epoch_ms(?::BIGINT))`;
+
 type Hit = { path: string; n: number; min_ts: string | null; max_ts: string | null };
 
 /** Per file of `files`, the visitor's rows and the time span of the others (null when none is left). */
