@@ -40,7 +40,7 @@ export async function parquetExport(ctx: AppContext, site: Site, q: ExportQuery,
     held.push(restFd);
     const rest = await openSpliceFile(restFd);
     const template = rest.footer;
-    const identity = (file: SpliceFile): SplicePart => Object.fromEntries(template.columns.map((c) => [c.name, { file, column: c.name }]));
+    const identity = (file: SpliceFile): SplicePart => ({ columns: Object.fromEntries(template.columns.map((c) => [c.name, { file, column: c.name }])) });
 
     /** A stored file as a part: its own columns, and the visitor id from a side file. */
     const partOf = async (file: SpliceFile, path: string): Promise<SplicePart> => {
@@ -51,7 +51,7 @@ export async function parquetExport(ctx: AppContext, site: Site, q: ExportQuery,
         'parquet', true, SIDE_OPTIONS(maxRows));
       held.push(sideFd);
       const side = await openSpliceFile(sideFd);
-      const part: SplicePart = Object.fromEntries(cols.map((c) => [c.name, c.kind === 'uuid' ? { file: side, column: c.name } : { file, column: c.sql }]));
+      const part: SplicePart = { columns: Object.fromEntries(cols.map((c) => [c.name, c.kind === 'uuid' ? { file: side, column: c.name } : { file, column: c.sql }])) };
       try {
         checkPart(template.columns, part);
         return part;

@@ -8,8 +8,11 @@ import { get, T, writeStruct, type TList, type TStruct, type TValue } from './th
 
 /** An open input file and its footer. */
 export type SpliceFile = { fd: FileHandle; footer: Footer };
-/** One part of the output: for each output column (by name), the file and the column of it that holds it. */
-export type SplicePart = Record<string, { file: SpliceFile; column: string }>;
+/**
+ * One part of the output: for each output column (by name), the file and the column of it that holds it;
+ * `groups`: which row groups of those files, in order (default: all).
+ */
+export type SplicePart = { columns: Record<string, { file: SpliceFile; column: string }>; groups?: number[] };
 
 export class SpliceMismatch extends Error {}
 
@@ -39,7 +42,7 @@ const i64 = (v: bigint | number): { type: number; value: TValue } => ({ type: T.
 export function checkPart(template: TopColumn[], part: SplicePart) {
   let sizes: string | undefined;
   for (const col of template) {
-    const src = part[col.name];
+    const src = part.columns[col.name];
     if (!src) throw new SpliceMismatch(`no source for column ${col.name}`);
     const have = src.file.footer.columns.find((c) => c.name === src.column);
     if (!have || !sameStorage(have, col)) throw new SpliceMismatch(`column ${col.name} is stored differently`);
@@ -62,14 +65,14 @@ export async function* splice(template: Footer, parts: AsyncIterable<SplicePart>
   const leafPaths = template.columns.map((c) => c.elements); // for path_in_schema below
   for await (const part of parts) {
     checkPart(template.columns, part);
-    const first = Object.values(part)[0]!;
-    for (let g = 0; g < first.file.footer.rowGroups.length; g++) {
+    const first = Object.values(part.columns)[0]!;
+    for (const g of part.groups ?? first.file.footer.rowGroups.map((_, i) => i)) {
       const chunks: TStruct[] = [];
       let [bytes, compressed] = [0n, 0n];
       const rgStart = pos;
       for (let c = 0; c < template.columns.length; c++) {
         const col = template.columns[c]!;
-        const src = part[col.name]!;
+        const src = part.columns[col.name]!;
         const { first: leaf0 } = leafOffsets(src.file.footer.columns).get(src.column)!;
         const paths = leafNames(leafPaths[c]!);
         for (let l = 0; l < col.leaves; l++) {
