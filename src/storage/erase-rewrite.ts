@@ -58,7 +58,7 @@ async function writeAll(path: string, chunks: AsyncIterable<Uint8Array>) {
  * its layout cannot be spliced.
  */
 export async function rewriteWithout(db: Database, manifest: ParquetManifest, f: ParquetFile, visitorId: number, rowNumbers: number[],
-  stats: { rows: number; min_ts: string; max_ts: string }): Promise<ParquetFile> {
+  stats: { rows: number; min_ts: string; max_ts: string }, tally = { copied: 0, rewritten: 0 }): Promise<ParquetFile> {
   const dir = partitionDir(manifest.dataDir, f.tbl, f.site_id, f.month);
   ensureDir(dir);
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
@@ -75,6 +75,8 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
     for (const g of old.footer.rowGroups) { starts.push(n); n += Number(g.numRows); }
     const groupOf = (row: number) => { let g = 0; while (g + 1 < starts.length && starts[g + 1]! <= row) g++; return g; };
     const touched = new Set(rowNumbers.map(groupOf));
+    tally.rewritten += touched.size;
+    tally.copied += old.footer.rowGroups.length - touched.size;
     const whole = (file: SpliceFile, groups?: number[]): SplicePart => ({ columns: Object.fromEntries(old.footer.columns.map((c) => [c.name, { file, column: c.name }])), groups });
     const parts: SplicePart[] = [];
     let copied: number[] = [];

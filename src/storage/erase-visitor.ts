@@ -9,6 +9,7 @@ import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layou
 import { unregister } from './parquet-writer.ts';
 import { rewriteWithout } from './erase-rewrite.ts';
 import { pausePoint } from './pause-point.ts';
+import { log } from '../log.ts';
 
 /** Replaced files stay readable this long for queries already planned against them (as compaction's). */
 const DELETE_GRACE_MS = 60_000;
@@ -91,12 +92,16 @@ async function carryEngagement(tx: Tx, manifest: ParquetManifest, old: ParquetFi
  * new ones.
  */
 export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: Erasure, onRetire: (files: string[]) => void): Promise<ErasureCounts> {
+  const t0 = performance.now();
   const listed = (tbl: 'events' | 'visits') => manifest.months(tbl, e.siteId).flatMap((m) => manifest.all(tbl, e.siteId, m));
   const [evFiles, viFiles] = [listed('events'), listed('visits')];
   const [evHits, viHits] = [await hits(db, manifest, evFiles, 'ts', e.visitorId), await hits(db, manifest, viFiles, 'start_ts', e.visitorId)];
   const written: ParquetFile[] = [];
   const replaced = [...evFiles.filter((f) => evHits.has(f.path)), ...viFiles.filter((f) => viHits.has(f.path))];
   const pairs: { old: ParquetFile; next: ParquetFile }[] = [];
+  const tally = { copied: 0, rewritten: 0 };
+  const t1 = performance.now();
+  let t2 = t1;
   let counts: ErasureCounts;
   try {
     await inParallel(replaced, PARALLEL_REWRITES, async (f) => {
@@ -107,11 +112,12 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
       // Listed before the write starts, so a failure removes a half-written file too.
       const slot = { path: '' } as ParquetFile;
       written.push(slot);
-      const next = await rewriteWithout(db, manifest, f, e.visitorId, hit.rows, stats);
+      const next = await rewriteWithout(db, manifest, f, e.visitorId, hit.rows, stats, tally);
       Object.assign(slot, next);
       pairs.push({ old: f, next });
     });
     await pausePoint('erase:files-written');
+    t2 = performance.now();
     counts = await db.transaction(async (tx) => {
       // Slot counts lose the visitor's events; read from the old files before they are unregistered.
       const evAbs = replaced.filter((f) => f.tbl === 'events').map((f) => manifest.abs(f.path));
@@ -145,6 +151,8 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
   // Published in one synchronous step, so no query sees both the old and the new file of a pair.
   for (const { next } of pairs) manifest.add(next);
   manifest.remove(replaced.map((f) => f.path));
+  log.info('visitor erased', { site: e.siteId, files: replaced.length, rowGroupsRewritten: tally.rewritten, rowGroupsCopied: tally.copied,
+    findMs: Math.round(t1 - t0), writeMs: Math.round(t2 - t1), commitMs: Math.round(performance.now() - t2) });
   await pausePoint('erase:after-commit');
   onRetire(replaced.map((f) => manifest.abs(f.path)));
   return counts;
