@@ -13,6 +13,7 @@ import { dayRange } from '../query/parse/period.ts';
 import { sqlPath, TIME_COL } from '../storage/parquet-layout.ts';
 import { EXPORT_COLUMNS, selectItem, type ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
+import { parquetExport } from './export-parquet.ts';
 import { log } from '../log.ts';
 
 const CONTENT_TYPE: Record<ExportFormat, string> = {
@@ -21,14 +22,15 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   ndjson: 'application/x-ndjson',
 };
 const COPY_OPTIONS: Record<ExportFormat, string> = {
-  // Snappy: every Parquet reader has it, and it writes fastest.
-  parquet: 'FORMAT parquet, COMPRESSION snappy',
+  // LZ4 (LZ4_RAW), as the stored files whose column chunks a Parquet export copies (export-parquet.ts), so
+  // the whole file has one codec.
+  parquet: 'FORMAT parquet, COMPRESSION lz4',
   csv: CSV_COPY_OPTIONS,
   ndjson: 'FORMAT json',
 };
 const READ_CHUNK = 1 << 20;
 
-const exportDir = (dataDir: string) => join(dataDir, 'exports');
+export const exportDir = (dataDir: string) => join(dataDir, 'exports');
 
 /** Files of exports cut short by a crash belong to no one: removed at start. */
 export function clearExports(dataDir: string) {
@@ -38,7 +40,7 @@ export function clearExports(dataDir: string) {
 }
 
 /** [fromUtc, toUtc) of the query's days, or undefined for everything stored. */
-function rangeOf(site: Site, q: ExportQuery) {
+export function rangeOf(site: Site, q: ExportQuery) {
   if (!q.from && !q.to) return undefined;
   for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
   const from = q.from ?? '1970-01-01';
@@ -47,17 +49,17 @@ function rangeOf(site: Site, q: ExportQuery) {
   return dayRange('custom', from, to, site.timezone);
 }
 
-type Window = { fromUtc: string; toUtc: string };
+export type Window = { fromUtc: string; toUtc: string };
 
 /**
  * The export's SELECT over `window`. COPY takes no parameters, so every value is spliced, and each is ours:
  * the site id (a UUID from the site cache), ISO instants computed from validated dates, registered file paths.
  */
-function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: Window | undefined): string {
+export function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: Window | undefined,
+  files = ctx.parquet.files(q.table, site.id, window), withHot = true): string {
   const col = TIME_COL[q.table];
   const where = window ? ` AND ${col} >= '${window.fromUtc}'::TIMESTAMP AND ${col} < '${window.toUtc}'::TIMESTAMP` : '';
-  const files = ctx.parquet.files(q.table, site.id, window);
-  const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}`;
+  const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}${withHot ? '' : ' AND false'}`;
   // Files first (as registered), then the open visits of the hot table.
   const source = files.length
     ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false) WHERE true${where} UNION ALL BY NAME ${hot})`
@@ -97,12 +99,12 @@ function pieces(ctx: AppContext, site: Site, q: ExportQuery, range: Window | und
 export type ExportFile = { body: ReadableStream<Uint8Array>; contentType: string; filename: string };
 
 /** Writes one piece and opens it; the file is unlinked once open (gone when its descriptor closes). */
-async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, header: boolean): Promise<FileHandle> {
+export async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, header: boolean, options?: string): Promise<FileHandle> {
   const dir = exportDir(ctx.config.dataDir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${crypto.randomUUID()}.${format}`);
   try {
-    const options = format === 'csv' && !header ? COPY_OPTIONS.csv.replace('HEADER true', 'HEADER false') : COPY_OPTIONS[format];
+    options ??= format === 'csv' && !header ? COPY_OPTIONS.csv.replace('HEADER true', 'HEADER false') : COPY_OPTIONS[format];
     await ctx.db.exec(`COPY (${sql}) TO ${sqlPath(path)} (${options})`);
     return await open(path, 'r');
   } finally {
@@ -111,32 +113,64 @@ async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, he
 }
 
 /**
- * The export as a stream: the first piece is written before this returns (so a failure is still an error
- * answer), each later one when the client has read the previous one (backpressure: one piece on disk at a time).
+ * The export as a stream. Parquet: assembled from the stored files (export-parquet.ts). CSV and NDJSON: the
+ * first piece is written before this returns (so a failure is still an error answer), and each next one
+ * while the client reads the one before (two pieces on disk at most).
  */
 export async function exportData(ctx: AppContext, site: Site, q: ExportQuery): Promise<ExportFile> {
-  const todo = pieces(ctx, site, q, rangeOf(site, q));
-  let fd: FileHandle | undefined = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, true);
-  const close = () => { const f = fd; fd = undefined; void f?.close(); };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      try {
-        while (fd) {
-          const buf = new Uint8Array(READ_CHUNK);
-          const { bytesRead } = await fd.read(buf, 0, READ_CHUNK, null);
-          if (bytesRead) { ctrl.enqueue(bytesRead === READ_CHUNK ? buf : buf.subarray(0, bytesRead)); return; }
-          close();
-          if (todo.length) fd = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, false);
+  const range = rangeOf(site, q);
+  const failed = (e: unknown) => log.error('export failed mid-stream; the download is cut short', { site: site.id, error: String(e) });
+  let body: ReadableStream<Uint8Array>;
+  if (q.format === 'parquet') {
+    const { chunks, close } = await parquetExport(ctx, site, q, range);
+    body = new ReadableStream<Uint8Array>({
+      async pull(ctrl) {
+        try {
+          const r = await chunks.next();
+          if (r.done) { await close(); ctrl.close(); } else ctrl.enqueue(r.value);
+        } catch (e) {
+          await close();
+          failed(e);
+          ctrl.error(e);
         }
-        ctrl.close();
-      } catch (e) {
-        close();
-        log.error('export failed mid-stream; the download is cut short', { site: site.id, error: String(e) });
-        ctrl.error(e);
-      }
-    },
-    cancel: close,
-  }, { highWaterMark: 2 });
+      },
+      async cancel() { await chunks.return(undefined); await close(); },
+    }, { highWaterMark: 8 });
+  } else {
+    const todo = pieces(ctx, site, q, range);
+    const write = () => {
+      const w = todo.length ? writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, false) : undefined;
+      w?.catch(() => {});
+      return w;
+    };
+    let fd: FileHandle | undefined = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, true);
+    let next = write();
+    const close = () => {
+      const f = fd; fd = undefined; void f?.close();
+      const n = next; next = undefined; void n?.then((x) => x.close(), () => {});
+    };
+    body = new ReadableStream<Uint8Array>({
+      async pull(ctrl) {
+        try {
+          while (fd) {
+            const buf = new Uint8Array(READ_CHUNK);
+            const { bytesRead } = await fd.read(buf, 0, READ_CHUNK, null);
+            if (bytesRead) { ctrl.enqueue(bytesRead === READ_CHUNK ? buf : buf.subarray(0, bytesRead)); return; }
+            const done = fd;
+            fd = next ? await next : undefined;
+            void done.close();
+            next = write();
+          }
+          ctrl.close();
+        } catch (e) {
+          close();
+          failed(e);
+          ctrl.error(e);
+        }
+      },
+      cancel: close,
+    }, { highWaterMark: 2 });
+  }
   const span = q.from || q.to ? `-${q.from ?? 'start'}-${q.to ?? 'today'}` : '';
   return { body, contentType: CONTENT_TYPE[q.format], filename: `${site.domain}-${q.table}${span}.${q.format}` };
 }

@@ -12,6 +12,7 @@ import { log } from '../log.ts';
 import { load } from './load-sql.ts';
 import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
 import { frag } from '../storage/sql.ts';
+import { withoutErasedSince } from '../storage/erase-visitor.ts';
 import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
@@ -47,6 +48,8 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
   if (!body) throw badRequest('Empty body: expected the events to import, one per line');
   const format = opts.format ?? 'ndjson';
   const started = performance.now();
+  // Visitors erased from now until the load (which runs in the erasures' queue) are left out of it.
+  const startedAtMs = Date.now();
   const nonce = randomHex(8);
   const dir = stagingDir(db.dataDir);
   const file = join(dir, `${nonce}.ndjson`);
@@ -98,7 +101,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         await opts.record?.(result, tx);
       }, {
         before: async (tx, written) => {
-          visits = await sessionizeImport(tx, manifest, written, site.id, frag(readLogSql, [[file]]), nonce);
+          visits = await sessionizeImport(tx, manifest, written, site.id, frag(withoutErasedSince(readLogSql), [[file], startedAtMs]), nonce);
         },
       }).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.

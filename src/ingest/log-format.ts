@@ -30,6 +30,8 @@ const ALL: (readonly [string, string])[] = [
  */
 const SHORT = ALL.map((_, i) => (i < 26 ? '' : String.fromCharCode(97 + Math.floor(i / 26))) + String.fromCharCode(97 + (i % 26)));
 const key = (column: string) => SHORT[ALL.findIndex(([c]) => c === column)]!;
+/** The key a column is written under in a log line (for tools that read lines without DuckDB). */
+export const logKey = (column: EventColumn) => key(column);
 /** Row property → key written; ts goes out as a number under ts_ms's key. */
 const FIELDS = ALL.filter(([c]) => c !== TS_MS).map(([c], i) => [c, c === 'ts' ? key(TS_MS) : SHORT[i]!] as const);
 

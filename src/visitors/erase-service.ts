@@ -3,6 +3,7 @@
 import type { AppContext } from '../app-context.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { uidVisitorId } from '../ingest/hash.ts';
+import { scrubFailedSegments } from '../ingest/log-scrub.ts';
 import { eraseVisitor, type ErasureCounts, type Graveyard } from '../storage/erase-visitor.ts';
 
 /** Roles allowed to erase: deleting data is an administrative act, like deleting a site. */
@@ -39,9 +40,14 @@ async function targets(ctx: AppContext, siteId: string, q: { external_id?: strin
 async function erase(ctx: AppContext, graveyard: Graveyard, siteId: string, userId: string, t: Target): Promise<ErasedVisitor> {
   // The erasure's time is taken in the analytics queue: every event accepted before it is either loaded
   // already (and rewritten away here) or still in the log with an earlier ts (and dropped when it loads).
-  const counts = await ctx.analyticsWrites.run(() => eraseVisitor(ctx.db, ctx.parquet, {
-    id: crypto.randomUUID(), siteId, visitor: t.id, visitorId: t.visitor_id, erasedAtMs: Date.now(), erasedBy: userId,
-  }, (paths) => graveyard.add(paths)));
+  // Segments set aside as failed are never loaded, so the tombstone does not reach them: scrubbed here.
+  const counts = await ctx.analyticsWrites.run(async () => {
+    const out = await eraseVisitor(ctx.db, ctx.parquet, {
+      id: crypto.randomUUID(), siteId, visitor: t.id, visitorId: t.visitor_id, erasedAtMs: Date.now(), erasedBy: userId,
+    }, (paths) => graveyard.add(paths));
+    await scrubFailedSegments(ctx.config.dataDir, siteId, t.visitor_id);
+    return out;
+  });
   return { id: t.id, ...counts };
 }
 

@@ -23,7 +23,7 @@ function filesOnDisk(dir: string): string[] {
   return out.map((p) => relative(dir, p)).sort();
 }
 
-for (const [step, erased] of [['erase:after-write', false], ['erase:after-commit', true]] as const) {
+for (const [step, erased] of [['erase:files-written', false], ['erase:after-write', false], ['erase:after-commit', true]] as const) {
   test(`killed at ${step}: ${erased ? 'the erasure holds' : 'nothing is erased'}, nothing lost or doubled`, async () => {
     let srv = await startServer({ env: { TERN_TEST_PAUSE_AT: step } });
     servers.push(srv);
