@@ -3,7 +3,9 @@
 // million events stored (per tenth of shorter runs) beside the first one's (the baseline: an almost empty store)
 // and the 30k events/s target,
 // and the visits stored against the visits the same events hold (each visitor's events in time order, cut at
-// gaps of 30 minutes), which are equal when imports continue visits across requests.
+// gaps of 30 minutes), which are equal when imports continue visits across requests. Beside each rate, the
+// server's CPU time per 1,000 events (user + system, all threads): a figure other load on a shared machine
+// does not skew the way it skews the rate.
 // Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--memory 1GB]
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { generateEvents, type ImportEvent } from './generate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
+import { cpuSeconds } from './proc-stats.ts';
 
 const { values: args } = parseArgs({
   options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, memory: { type: 'string', default: '1GB' } },
@@ -54,7 +57,10 @@ function body(): string | null {
 
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 console.log(`import bench: ${EVENTS.toLocaleString('en')} events in requests of ${LINES.toLocaleString('en')} lines (DUCKDB_MEMORY_LIMIT ${args.memory})`);
-console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target`);
+console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target | server CPU ms/1k events`);
+const pid = srv.proc.pid;
+let stepCpu = cpuSeconds(pid);
+const cpu0 = stepCpu;
 let stored = 0;
 let stepStart = performance.now();
 let stepEvents = 0;
@@ -71,13 +77,16 @@ for (let b = body(); b !== null; b = body()) {
     const rate = stepEvents / ((performance.now() - stepStart) / 1000);
     baseline ||= rate;
     slowest = Math.min(slowest, rate);
-    console.log(`${(stored / 1e6).toFixed(2).padStart(10)} | ${Math.round(rate).toLocaleString('en').padStart(17)} | ${(rate / baseline).toFixed(2).padStart(15)} | ${(rate / TARGET).toFixed(2).padStart(14)}`);
+    const cpu = cpuSeconds(pid);
+    console.log(`${(stored / 1e6).toFixed(2).padStart(10)} | ${Math.round(rate).toLocaleString('en').padStart(17)} | ${(rate / baseline).toFixed(2).padStart(15)} | ${(rate / TARGET).toFixed(2).padStart(14)} | ${((cpu - stepCpu) * 1e6 / stepEvents).toFixed(0).padStart(23)}`);
+    stepCpu = cpu;
     stepStart = performance.now();
     stepEvents = 0;
   }
 }
 const total = performance.now() - t0;
-console.log(`total: ${stored.toLocaleString('en')} events in ${secs(total)} s = ${Math.round(stored / (total / 1000)).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target)`);
+const cpuTotal = cpuSeconds(pid) - cpu0;
+console.log(`total: ${stored.toLocaleString('en')} events in ${secs(total)} s = ${Math.round(stored / (total / 1000)).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target); server CPU ${cpuTotal.toFixed(1)} s = ${(cpuTotal * 1e6 / stored).toFixed(0)} ms/1k events`);
 
 const stats = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/stats?period=all`, acct.token);
 const visits = stats.body.data.metrics.visits;
