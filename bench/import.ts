@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { importRate } from './import-rate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
+import { cpuSeconds } from './proc-stats.ts';
 
 const { values: args } = parseArgs({
   options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, memory: { type: 'string', default: '1GB' } },
@@ -29,17 +30,25 @@ const url = `${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}
 
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 console.log(`import bench: ${EVENTS.toLocaleString('en')} events in requests of ${LINES.toLocaleString('en')} lines (DUCKDB_MEMORY_LIMIT ${args.memory})`);
-console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target`);
+console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target | server CPU ms/1k events`);
+// CPU time of the server process: a figure the shared machine's other load distorts far less than the rate.
+const pid = srv.proc.pid;
+let stepCpu = cpuSeconds(pid);
+const cpu0 = stepCpu;
+let lastStored = 0;
 let baseline = 0;
 const run = await importRate({
   url, token: acct.token, events: EVENTS, lines: LINES, step: STEP,
   onStep: (stored, rate) => {
     baseline ||= rate;
-    console.log(`${(stored / 1e6).toFixed(2).padStart(10)} | ${Math.round(rate).toLocaleString('en').padStart(17)} | ${(rate / baseline).toFixed(2).padStart(15)} | ${(rate / TARGET).toFixed(2).padStart(14)}`);
+    const cpu = cpuSeconds(pid);
+    console.log(`${(stored / 1e6).toFixed(2).padStart(10)} | ${Math.round(rate).toLocaleString('en').padStart(17)} | ${(rate / baseline).toFixed(2).padStart(15)} | ${(rate / TARGET).toFixed(2).padStart(14)} | ${((cpu - stepCpu) * 1e6 / (stored - lastStored)).toFixed(0).padStart(23)}`);
+    stepCpu = cpu;
+    lastStored = stored;
   },
 });
 const { stored, trueVisits, slowestStep: slowest } = run;
-console.log(`total: ${stored.toLocaleString('en')} events in ${secs(run.seconds * 1000)} s = ${Math.round(run.rate).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target)`);
+console.log(`total: ${stored.toLocaleString('en')} events in ${secs(run.seconds * 1000)} s = ${Math.round(run.rate).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target); server CPU ${((cpuSeconds(pid) - cpu0) * 1e6 / stored).toFixed(0)} ms/1k events`);
 
 const stats = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/stats?period=all`, acct.token);
 const visits = stats.body.data.metrics.visits;

@@ -49,7 +49,8 @@ export async function mergeVisits(tx: Tx, manifest: ParquetManifest, written: Pa
     FROM ${merges} m JOIN visits v ON v.site_id = ? AND v.visit_id = m.kept
     WHERE visitor_history.site_id = ? AND visitor_history.visit_id = m.absorbed`, [siteId, siteId]);
 
-  // Their events carry the kept visit's ID from now on: each event file holding some is written again.
+  // Their events carry the kept visit's ID from now on: hot ones in place, each event file holding some written again.
+  await tx.exec(`UPDATE events SET visit_id = m.kept FROM ${merges} m WHERE events.site_id = ? AND events.visit_id = m.absorbed`, [siteId]);
   const files = await tx.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts
     FROM parquet_files WHERE tbl = 'events' AND site_id = ? AND min_ts <= ?::TIMESTAMP AND max_ts >= ?::TIMESTAMP ORDER BY path`, [siteId, span.hi, span.lo]);
   for (const f of files) {

@@ -13,7 +13,7 @@ let seq = 0;
 const GAP = `INTERVAL 30 MINUTE`;
 
 export type ImportVisits = {
-  /** A FROM-able relation of the staged rows with visit_id and engaged_* set, for the loader to read. */
+  /** A temp table of the staged rows with visit_id and engaged_* set, the loader's staging table. */
   source: string;
   /** Parquet files replaced (the caller retires them once the transaction commits). */
   replaced: ParquetFile[];
@@ -94,9 +94,11 @@ export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, writte
         FROM visits v WHERE v.site_id = ? AND v.exit_page IS NOT NULL AND v.visit_id IN (SELECT visit_id FROM ${assigned} WHERE stored > 0))
       WINDOW w AS (PARTITION BY visit_id, pv ORDER BY ts, stored_row DESC)`, [siteId]);
     await tx.exec(`DELETE FROM ${keyed} WHERE stored_row = 1`);
-    const source = `(SELECT s.* REPLACE (k.visit_id AS visit_id, k.engaged_path AS engaged_path, k.engaged_hostname AS engaged_hostname)
-      FROM ${staged} s JOIN ${keyed} k ON k.rid = s.rowid)`;
-    for (const x of [bounds, cands, items, assigned, merges]) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
+    // Set in place: the staged rows become the load's staging table as they are, without a copy of every row.
+    await tx.exec(`UPDATE ${staged} SET visit_id = k.visit_id, engaged_path = k.engaged_path, engaged_hostname = k.engaged_hostname
+      FROM ${keyed} k WHERE k.rid = ${staged}.rowid`);
+    const source = staged;
+    for (const x of [bounds, cands, items, assigned, merges, keyed]) await tx.exec(`DROP TABLE IF EXISTS ${x}`);
     return { source, replaced, merged, drop };
   } catch (e) {
     await drop();

@@ -22,6 +22,12 @@ import { importSecret, importVisitors, type LiveSalt } from './import-visitor.ts
 import { sessionizeImport } from './import-visits.ts';
 
 const MAX_ERRORS = 100;
+/**
+ * An import of at least this many events leaves them in the hot events table for compaction to write in large
+ * batches (storage/hot-events.ts): a migration's stream of 50,000-line requests. A smaller one is written to
+ * Parquet at once, as the loader writes live events: its files are few and small either way.
+ */
+export const HOT_IMPORT_MIN_EVENTS = 1000;
 const FLUSH_CHARS = 1 << 20;
 
 /** `skipped`: lines left out on purpose by a tool's format (assets, bots, redirects…); absent for ndjson. */
@@ -32,6 +38,8 @@ export type ImportOptions = {
   liveSalt?: LiveSalt;
   /** In the load's transaction (or alone when nothing loads): where an idempotent import records its answer. */
   record?: (result: ImportResult, tx?: Tx) => Promise<void>;
+  /** Told, once the import has committed, whether its events went to the hot events table. */
+  loadedHot?: (hot: boolean) => void;
 };
 
 const stagingDir = (dataDir: string) => join(dataDir, 'import');
@@ -95,7 +103,8 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     if (result.imported) {
       let visits: Awaited<ReturnType<typeof sessionizeImport>> | undefined;
       // The source names the table `before` builds, read when the load starts (after it).
-      const source = { get sql() { return visits!.source; }, params: [] };
+      const hot = result.imported >= HOT_IMPORT_MIN_EVENTS;
+      const source = { get sql() { return visits!.source; }, params: [], table: true, hot };
       await load(db, serial, manifest, source, async (tx) => {
         await visits!.drop();
         await opts.record?.(result, tx);
@@ -109,6 +118,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         throw e;
       });
       retire(manifest, visits!.replaced);
+      opts.loadedHot?.(hot);
       if (visits!.merged) log.info('import joined stored visits it bridged', { site: site.id, folded: visits!.merged });
     } else await opts.record?.(result);
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });

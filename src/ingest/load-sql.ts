@@ -17,8 +17,13 @@ const FIRST_EVENT_ATTRS = [
 
 let seq = 0;
 
-/** A FROM-able relation with its parameters; `inArrivalOrder` when its rows come in time order (the live log). */
-export type LoadSource = Fragment & { inArrivalOrder?: boolean };
+/**
+ * A FROM-able relation with its parameters; `inArrivalOrder` when its rows come in time order (the live log).
+ * `table`: the relation is a temp table of the caller's, used as the load's staging table as it is (an import's,
+ * already sessionized) instead of being copied. `hot`: the events go to the hot events table, which compaction
+ * writes to Parquet in large batches (storage/hot-events.ts), instead of a Parquet file per site and month now.
+ */
+export type LoadSource = Fragment & { inArrivalOrder?: boolean; table?: boolean; hot?: boolean };
 
 /**
  * Loads the rows of `source` into the analytics tables.
@@ -27,21 +32,20 @@ export type LoadSource = Fragment & { inArrivalOrder?: boolean };
  * Events go straight to Parquet: inserting them into a DuckDB table cost more (its WAL, its checkpoint,
  * then compaction reading and deleting them again) than the whole rest of the load.
  */
-async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], { sql: source, params, inArrivalOrder }: LoadSource): Promise<number> {
+async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], { sql: source, params, inArrivalOrder, table, hot }: LoadSource): Promise<number> {
   const n = ++seq;
-  const stage = `ingest_stage_${n}`;
+  const stage = table ? source : `ingest_stage_${n}`;
   const vagg = `ingest_vagg_${n}`;
   const marked = `ingest_marked_${n}`;
   const drops: string[] = [];
   try {
-    await tx.exec(
-      `CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`,
-      params,
-    );
+    if (table) await tx.exec(`DELETE FROM ${stage} WHERE site_id NOT IN (SELECT id::VARCHAR FROM sites)`);
+    else await tx.exec(`CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`, params);
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
     drops.push(...(await markBatch(tx, stage, marked, n)));
-    await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
+    if (hot) await tx.exec(`INSERT INTO events BY NAME SELECT ${STORED_EVENT_COLUMNS} FROM ${marked}`);
+    else await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
     await tx.exec(`
@@ -114,7 +118,7 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
   } finally {
     // After a failed statement the transaction is aborted and its rollback drops these anyway;
     // a failing DROP must not replace the error that explains what went wrong.
-    await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
+    if (!table) await tx.exec(`DROP TABLE IF EXISTS ${stage}`).catch(() => {});
     await tx.exec(`DROP TABLE IF EXISTS ${vagg}`).catch(() => {});
     for (const d of drops) await tx.exec(d).catch(() => {});
   }

@@ -122,16 +122,18 @@ export class IngestService {
   }
 
   /**
-   * Bulk import in `format`; with an idempotency key, a retry answers the first result. Closed visits it
-   * created go straight to Parquet so a back-fill does not bloat the hot tables.
+   * Bulk import in `format`; with an idempotency key, a retry answers the first result. A large import's events
+   * wait in the hot events table, and compaction runs once a million wait; a small one's go to Parquet at once,
+   * and compaction moves the closed visits it created to Parquet right away.
    */
   async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead: (() => void) | undefined,
     opts: { format?: ImportFormatName; key?: string | null } = {}): Promise<{ result: ImportResult; replayed: boolean }> {
+    let hot = false;
     const run = (record?: ImportOptions['record']) =>
-      importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record });
+      importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record, loadedHot: (h) => { hot = h; } });
     const out = opts.key ? await this.requests.once(site.id, opts.key, run) : { result: await run(), replayed: false };
     if (out.replayed) onBodyRead?.();
-    else if (out.result.imported) await this.storage.compact().catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    else if (out.result.imported) await this.storage.compact({ afterImport: hot }).catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return out;
   }
 

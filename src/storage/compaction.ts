@@ -11,6 +11,7 @@ import { unregister, writePartition, writePartitions, writingFiles } from './par
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
 import { enforceRetention, type RetentionResult } from './retention.ts';
+import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -19,10 +20,12 @@ const MERGE_MIN_FILES = 4;
 const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
+/** The minute's compaction leaves hot events to a migration still sending requests until this long after the last. */
+const IMPORT_IDLE_MS = 2 * 60_000;
 /** A site whose marks failed to rebuild waits 1, 2, 4 … minutes, at most an hour, before the next try. */
 const REMARK_RETRY_MAX_MS = 60 * 60_000;
 
-export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; retention?: RetentionResult };
+export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; flushed?: number; retention?: RetentionResult };
 
 let runSeq = 0;
 
@@ -36,6 +39,8 @@ export class Compactor {
    * for as long as it fails; meanwhile queries of that site count exactly (query/marks.ts), only slower.
    */
   private remarkRetry = new Map<string, { failures: number; at: number }>();
+  /** When the last import answered (ms), 0 for none since start. */
+  private lastImport = 0;
 
   constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean } = {}) {}
 
@@ -53,20 +58,41 @@ export class Compactor {
     for (const g of this.graveyard.splice(0)) { clearTimeout(g.timer); g.bury(); }
   }
 
-  /** Compacts every visit closed before `now - CLOSED_AFTER_MS`, then merges small files. */
-  run(now = Date.now()): Promise<CompactionResult> {
+  /**
+   * Writes the hot events to Parquet, compacts every visit closed before `now - CLOSED_AFTER_MS`, then merges
+   * small files. `afterImport`: skipped unless flushDue, so that many import requests share one round of
+   * file writing. The minute's run writes the hot events once HOT_FLUSH_ROWS wait or no import came for
+   * IMPORT_IDLE_MS: during a migration's stream of requests every flush is a large one.
+   */
+  run(now = Date.now(), opts: { afterImport?: boolean } = {}): Promise<CompactionResult> {
     const p = this.serial.run(async () => {
       const t0 = performance.now();
+      if (opts.afterImport) this.lastImport = now;
+      const due = (!opts.afterImport && now - this.lastImport >= IMPORT_IDLE_MS) || (await this.flushDue());
+      if (opts.afterImport && !due) return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
+      // First: retention, marks and merges work on files only. On every core, as the import that filled it.
+      const flushed = due ? await writingFiles(this.db, this.manifest, (tx, written) => flushHotEvents(tx, this.manifest, written)) : 0;
       const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
+      out.flushed = flushed;
       // Before merging: files it empties are not merged first.
       out.retention = await enforceRetention(this.db, this.manifest, now, (files) => this.retire(files));
       out.merged = await this.mergeSmall();
       out.remarked = await this.remark(now);
-      if (out.files || out.merged || out.remarked || out.retention.sites) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
+      if (out.files || out.merged || out.remarked || out.flushed || out.retention.sites) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
       return out;
     });
     this.running = p;
     return p;
+  }
+
+  /**
+   * HOT_FLUSH_ROWS events wait, or marks went stale (recomputed from the files, before an import answers), or
+   * a site keeps a retention period (enforced on the files, at once on what was imported).
+   */
+  private async flushDue(): Promise<boolean> {
+    if ((await hotEventRows(this.db)) >= HOT_FLUSH_ROWS) return true;
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM marks_stale) + (SELECT count(*) FROM sites WHERE retention_months IS NOT NULL) AS n`);
+    return Number(n) > 0;
   }
 
   private async compact(cutoffIso: string): Promise<CompactionResult> {

@@ -1,5 +1,5 @@
 // Erases one visitor of a site from everything stored: every events and visits file holding their rows is
-// rewritten without them, and their hot visits, profile, history, purchases and slot counts go, all in one
+// rewritten without them, and their hot events and visits, profile, history, purchases and slot counts go, all in one
 // transaction with the audit row (which is also the loader's tombstone for their events still in the log).
 // A crash before the commit leaves the old files registered (the new ones are orphans, swept at start); after
 // it, the new ones (the old ones become orphans). The caller runs this behind the other analytics writes.
@@ -136,10 +136,16 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
         if (next.tbl === 'events') await carryEngagement(tx, manifest, old, next, e.visitorId);
       }
       await unregister(tx, replaced.map((f) => f.path));
+      // Events an import left in the hot table (storage/hot-events.ts) go in place, their slot counts with them.
+      await tx.exec(`UPDATE event_counts c SET pageviews = c.pageviews - d.pv, events = c.events - d.ev
+        FROM (SELECT time_bucket(INTERVAL 15 MINUTE, ts) AS slot, count(*) FILTER (WHERE event_type = 'pageview') AS pv, count(*) AS ev
+              FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT GROUP BY ALL) d
+        WHERE c.site_id = ? AND c.slot = d.slot`, [e.siteId, e.visitorId, e.siteId]);
+      const hotEvents = await tx.query<{ n: number }>('DELETE FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
       const hot = await tx.query<{ n: number }>('DELETE FROM visits WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
       for (const t of ['visitors', 'visitor_history', 'purchases']) await tx.exec(`DELETE FROM ${t} WHERE site_id = ? AND visitor_id = ?::BIGINT`, [e.siteId, e.visitorId]);
       const out = {
-        events_deleted: [...evHits.values()].reduce((n, h) => n + h.rows.length, 0),
+        events_deleted: [...evHits.values()].reduce((n, h) => n + h.rows.length, 0) + hotEvents.length,
         visits_deleted: [...viHits.values()].reduce((n, h) => n + h.rows.length, 0) + hot.length,
       };
       await tx.exec(`INSERT INTO visitor_erasures VALUES (?::UUID, ?, ?::UUID, ?::BIGINT, epoch_ms(?::BIGINT), ?::UUID, ?, ?)`,

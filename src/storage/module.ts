@@ -10,7 +10,7 @@ import type { ObjectStoreOptions } from './object-store.ts';
 import type { ObjectMirror } from './object-mirror.ts';
 
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
+const SITE_OWNED_TABLES = ['events', 'visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
 
 /** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
 export type StorageModule = {
@@ -20,8 +20,8 @@ export type StorageModule = {
   dropSite(tx: Tx, siteId: string): Promise<() => void>;
   /** Compaction skips its scheduled runs while `busy()` holds (e.g. the loader is behind: a visit must not be split). */
   holdCompactionWhile(busy: () => boolean): void;
-  /** Compacts now (after an import), queued with the other analytics writers. */
-  compact(): Promise<CompactionResult>;
+  /** Compacts now (after an import: only once enough hot events wait), queued with the other analytics writers. */
+  compact(opts?: { afterImport?: boolean }): Promise<CompactionResult>;
 };
 
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
@@ -45,7 +45,7 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
       await mirror?.stop();
     },
     holdCompactionWhile: (busy) => void holds.push(busy),
-    compact: () => compactor.run(),
+    compact: (opts) => compactor.run(Date.now(), opts),
     async dropSite(tx, siteId) {
       for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
       // The files go once the rows that list them are gone for good (their objects with the mirror's next round).

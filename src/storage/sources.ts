@@ -1,5 +1,5 @@
-// Where a site's rows live: its Parquet files plus the DuckDB table (open visits; the events table is
-// always empty, the files' schema), as one FROM-able relation.
+// Where a site's rows live: its Parquet files plus the DuckDB table (open visits; events an import left there
+// until compaction writes them, storage/hot-events.ts), as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
 import { TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { frag, sql, type Fragment } from './sql.ts';
@@ -9,6 +9,13 @@ import { frag, sql, type Fragment } from './sql.ts';
  * [fromUtc, toUtc) when given. Returned as a parenthesised subquery with bound parameters:
  * the table UNION ALL BY NAME the site's Parquet files whose time span overlaps the range.
  */
+/** The hot rows of `table` for one site in the range (a parenthesised subquery): what tableSource() reads beside the files. */
+export function hotRows(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
+  const time = frag(TIME_COL[tbl]);
+  const inRange = range ? sql` AND ${time} >= ${range.fromUtc}::TIMESTAMP AND ${time} < ${range.toUtc}::TIMESTAMP` : frag('');
+  return sql`(SELECT * FROM ${frag(tbl)} WHERE site_id = ${siteId}${inRange})`;
+}
+
 export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
   const time = frag(TIME_COL[tbl]);
   const inRange = range ? sql` AND ${time} >= ${range.fromUtc}::TIMESTAMP AND ${time} < ${range.toUtc}::TIMESTAMP` : frag('');

@@ -1,7 +1,7 @@
 // Time on page and scroll depth. The tracker reports them for the page being left, on the next pageview
 // of the visit (spec §2.2: "seconds spent on the previous page"); ingestion stores that page on the event
 // (engaged_path / engaged_hostname), so a report is grouped by it without windowing the visit.
-import { tableSource } from '../../storage/sources.ts';
+import { hotRows, tableSource } from '../../storage/sources.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { selectMetrics } from '../sql/metrics.ts';
 import { iso } from '../parse/calendar.ts';
@@ -42,7 +42,7 @@ export function engagementByPage(scope: Scope, column: string, names: string[] |
  * The scope's reports as sums per engaged page (columns of file_engagement): stored per file and UTC day,
  * taken whole for the files inside the range and for the whole days of the files at its edges; only the
  * reports of the range's partial first and last UTC day are summed from the files (pages over 12 months
- * read ~26k stored rows instead of 5.4M reports). The hot events table is always empty (storage).
+ * read ~26k stored rows instead of 5.4M reports), plus the reports among the hot events.
  */
 function reportSums(scope: Scope): Fragment {
   const { inside, edges } = scope.files.split('events', scope.site.id, scope.range);
@@ -55,6 +55,9 @@ function reportSums(scope: Scope): Fragment {
   const parts = [sql`SELECT engaged_path, engaged_hostname, top_sum, top_n, sd_sum, sd_n FROM file_engagement
     WHERE site_id = ${scope.site.id} AND day >= ${day(from)}::DATE AND day <= ${day(to)}::DATE AND file = ANY(${[...inside, ...edges]}::VARCHAR[])
       AND ((day >= ${day(first)}::DATE AND day < ${day(last)}::DATE) OR file = ANY(${inside}::VARCHAR[]))`];
+  // Events an import left in the hot table (storage/hot-events.ts) have no stored sums yet.
+  parts.push(sql`SELECT engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
+    FROM ${hotRows('events', scope.site.id, scope.range)} WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`);
   if (edges.length) {
     parts.push(sql`SELECT engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
       FROM read_parquet(${edges.map((f) => scope.files.abs(f))}::VARCHAR[])
