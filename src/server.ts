@@ -85,6 +85,8 @@ export async function startServer(config: Config): Promise<Tern> {
   // Before any module starts: its orphan sweep must not see files that the ingest log's replay writes.
   const parquet = new ParquetManifest(config.dataDir);
   await parquet.load(db);
+  // Loaded only when configured: without CLICKHOUSE_URL no ClickHouse code is imported.
+  const clickhouse = config.clickhouse ? await (await import('./storage/clickhouse/store.ts')).openClickHouseStore(db, parquet, config.clickhouse) : undefined;
   const ctx: AppContext = {
     config,
     db,
@@ -107,7 +109,7 @@ export async function startServer(config: Config): Promise<Tern> {
     }
     return after;
   };
-  const features = modules(storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage), dropSite);
+  const features = modules(storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage, clickhouse?.mirror), dropSite);
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));
@@ -122,6 +124,7 @@ export async function startServer(config: Config): Promise<Tern> {
         await server.stop();
         for (const m of [...features].reverse()) await m.stop?.(ctx);
         await ctx.keyUsage.stop();
+        await clickhouse?.close();
         await db.close();
       })()),
   };
