@@ -91,7 +91,10 @@ export async function startServer(config: Config): Promise<Tern> {
     config,
     db,
     parquet,
-    query: { db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids) },
+    query: {
+      db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids),
+      engine: config.analyticsEngine === 'clickhouse' && clickhouse ? (await import('./query/clickhouse-engine.ts')).clickhouseEngine(clickhouse) : undefined,
+    },
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),

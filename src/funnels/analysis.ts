@@ -2,7 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
-import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { onlyOnDuckDb, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import { goalMatch, type MatchDef } from '../query/sql/goals-match.ts';
 import { funnelCounts } from '../query/reports/funnels.ts';
 import { conversionRate } from '../query/sql/metrics.ts';
@@ -24,6 +24,7 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
 }
 
 export async function analyzeFunnel(src: QuerySources, site: Site, funnelId: string, q: CommonQuery) {
+  onlyOnDuckDb(src, 'Funnel analysis');
   const db = src.db;
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
   const scope = await scopeFor(src, site, q);

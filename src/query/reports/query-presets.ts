@@ -1,7 +1,7 @@
 // The query API's answers the planner gives to a report's own builder (plan/query-strategy.ts): the ranked
 // breakdown, the top-line totals, the chart's series. The reports call these as presets; POST /query of the
 // same shape gets the same rows, reshaped as dimensions and metrics.
-import type { Database } from '../../storage/database.ts';
+import type { Runner } from '../sql/dialect.ts';
 import type { Scope } from '../plan/scope.ts';
 import { comparisonRange, rangeEcho, type Range } from '../parse/period.ts';
 import type { ApiQuery } from '../parse/query-parse.ts';
@@ -17,27 +17,27 @@ import type { QueryAnswer } from './query.ts';
  * A query the planner answers with the ranked breakdown (a breakdown report's preset, or /query of that
  * shape): the report's own answer, `{range, dimension, results, pagination}`.
  */
-export async function rankedReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function rankedReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   const s = strategyFor(q);
   if (s.kind !== 'ranked') throw new Error('not a ranked breakdown');
   return breakdown(db, { ...scope, filters: flatFilters(q.filter)! }, s.dimension, s.paging, s.pageMetrics);
 }
 
 /** The top-line report (`{range, metrics, previous, change}`) of a query the planner answers with the totals. */
-export async function totalsReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function totalsReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   if (strategyFor(q).kind !== 'totals') throw new Error('not a totals query');
   return stats(db, { ...scope, filters: flatFilters(q.filter)! }, q.include.comparison ?? 'none');
 }
 
 /** The chart (`{range, interval, points}`) of a query the planner answers with the series. */
-export async function seriesReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function seriesReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   const s = strategyFor(q);
   if (s.kind !== 'series') throw new Error('not a series query');
   return chart(db, { ...scope, filters: flatFilters(q.filter)! }, s.interval);
 }
 
 /** A query answered by the top-line totals or the chart's series (reports/aggregate.ts, charts.ts). */
-export async function byReport(db: Database, q: ApiQuery, scope: Omit<Scope, 'filters'>, kind: 'totals' | 'series'): Promise<QueryAnswer> {
+export async function byReport(db: Runner, q: ApiQuery, scope: Omit<Scope, 'filters'>, kind: 'totals' | 'series'): Promise<QueryAnswer> {
   const pick = (t: Record<string, any>) => q.metrics.map((m) => (t[m] ?? 0) as number);
   const full = { ...scope, filters: flatFilters(q.filter)! };
   const totalsOfRange = (range: Range) => totals(db, { ...full, range }) as Promise<Record<string, any>>;

@@ -1,5 +1,5 @@
 // The last 30 minutes (contract §8 realtime): visitors, pageviews and the pages being viewed.
-import type { Database } from '../../storage/database.ts';
+import type { Runner } from '../sql/dialect.ts';
 import { planFor, type Scope } from '../plan/planner.ts';
 import { finish, selectMetrics } from '../sql/metrics.ts';
 import { one, rows } from '../run.ts';
@@ -7,7 +7,7 @@ import { sql } from '../../storage/sql.ts';
 
 const TOP_PAGES = 10;
 
-export async function realtime(db: Database, scope: Scope) {
+export async function realtime(db: Runner, scope: Scope) {
   const src = planFor(db, scope).events();
   const [t, pages] = await Promise.all([
     one(db, sql`SELECT ${selectMetrics(['visitors', 'pageviews'], 'events')} FROM ${src}`),

@@ -11,6 +11,8 @@ import type { SiteGoal } from '../parse/filter-tree.ts';
 import { anyGoalCondition, goalMatch, matchCondition, type MatchDef } from './goals-match.ts';
 import { bucketSql, labelFormat } from './buckets.ts';
 import { iso } from '../parse/calendar.ts';
+import { dialectOf } from './dialect.ts';
+import { invalidQuery } from '../errors.ts';
 
 /** How one query is counted: its scope's plan, dimensions, metrics, the goals of an event:goal dimension, the goals conversions count. */
 export type PartsInput = {
@@ -31,12 +33,12 @@ export type RawColumn = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounce
 type On = 'visits' | 'events' | 'engaged' | 'exits';
 
 const DAY_MS = 86_400_000;
-const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
+const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc }, s.dialect);
 
 function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
   // Grouped on the integer bucket; labelled once per group (labelled()).
-  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts');
-  if (d.kind === 'prop') return sql`coalesce(props[${d.key}], '(none)')`;
+  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts', dialectOf(s));
+  if (d.kind === 'prop') return sql`coalesce(${dialectOf(s).prop(d.key)}, '(none)')`;
   if (d.kind === 'goal') return frag('goal_name');
   const dim = d.dim;
   let col = dim.column;
@@ -67,12 +69,12 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
   const looked = dims.flatMap((d) => (d.kind === 'column' && d.dim.level === 'visit' && !d.dim.onEveryEvent ? [d.dim.column] : []));
   if (looked.length) {
     const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
-    rel = sql`(SELECT e.*, v.* EXCLUDE (visit_id) FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
+    rel = sql`(SELECT e.*, v.${dialectOf(s).starExcept(['visit_id'])} FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
   }
   if (dims.some((d) => d.kind === 'goal')) {
     if (!goals.length) return sql`(SELECT *, NULL::VARCHAR AS goal_name FROM ${rel} WHERE false)`;
-    const names = join(goals.map((g) => sql`CASE WHEN ${matchCondition(goalMatch(g))} THEN ${g.name} END`), ', ');
-    rel = sql`(SELECT * FROM (SELECT *, unnest([${names}]) AS goal_name FROM ${rel}) WHERE goal_name IS NOT NULL)`;
+    const names = join(goals.map((g) => sql`CASE WHEN ${matchCondition(goalMatch(g), dialectOf(s))} THEN ${g.name} END`), ', ');
+    rel = sql`(SELECT * FROM (SELECT *, ${dialectOf(s).explode(sql`[${names}]`)} AS goal_name FROM ${rel}) WHERE goal_name IS NOT NULL)`;
   }
   return rel;
 }
@@ -80,6 +82,8 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
 /** One row per order (an order_id counts at its first occurrence, also before the range), site currency only. */
 function ordersRel(plan: Plan, rel: Fragment, byGoal: boolean): Fragment {
   const s = plan.scope;
+  // The purchases registry (an order's first occurrence, also before the range) is DuckDB's.
+  if (dialectOf(s).name !== 'duckdb') throw invalidQuery(`revenue and orders are not supported yet with ANALYTICS_ENGINE=${dialectOf(s).name}`);
   const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${s.site.id} AND ts < ${s.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
   const part = frag(byGoal ? 'order_id, goal_name' : 'order_id');
   return sql`(SELECT * FROM (SELECT * FROM ${rel} WHERE revenue IS NOT NULL AND (order_id IS NULL OR order_id NOT IN (${earlier}))
@@ -113,16 +117,16 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
 /** A part with its time column (an integer bucket while grouping) as the bucket's label. */
-function labelled(part: Part, dims: QueryDim[]): Part {
+function labelled(part: Part, dims: QueryDim[], dialect: ReturnType<typeof dialectOf>): Part {
   const t = dims.findIndex((d) => d.kind === 'time');
   const d = dims[t];
   if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
-  return { ...part, sql: sql`SELECT * REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+  return { ...part, sql: sql`SELECT * REPLACE (${dialect.formatMicros(frag(`d${t}`), labelFormat(d.interval))} AS ${frag(`d${t}`)}) FROM (${part.sql})` };
 }
 
 /** Every part of the query, the ones finding rows first. */
 export function queryParts(q: PartsInput): Part[] {
-  return partsOf(q).map((p) => labelled(p, q.dims));
+  return partsOf(q).map((p) => labelled(p, q.dims, dialectOf(q.plan.scope)));
 }
 
 function partsOf(q: PartsInput): Part[] {
@@ -158,7 +162,7 @@ function partsOf(q: PartsInput): Part[] {
   let conv: Fragment | null = null;
   if (need.has('conversions')) {
     if (dims.some((d) => d.kind === 'goal')) ev.push('count(*) AS conversions');
-    else conv = anyGoalCondition(q.conversionGoals ?? []);
+    else conv = anyGoalCondition(q.conversionGoals ?? [], dialectOf(s));
   }
   if (ev.length === 1 && !conv && home.length && ev[0]!.endsWith(' AS pageviews')) {
     // Pageviews alone beside the visits' rows (a series): read only the pageviews.
