@@ -1,7 +1,7 @@
 // Analytics requests → query engine calls: resolve the period and filters for the site, then run one query.
 import type { Site } from '../sites/model.ts';
 import { realtimeRange } from '../query/parse/period.ts';
-import { engineOf, onlyOnDuckDb, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import { rankedReport, seriesReport, totalsReport } from '../query/reports/query-presets.ts';
 import { breakdownPreset, seriesPreset, statsPreset } from '../query/parse/presets.ts';
 import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
@@ -38,7 +38,6 @@ export async function breakdown(src: QuerySources, site: Site, endpoint: Breakdo
 }
 
 export async function revenue(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {
-  onlyOnDuckDb(src, 'The revenue report');
   const scope = await scopeFor(src, site, q);
-  return revenueQuery(src.db, scope, q.compare ?? 'previous_period', q.interval ?? defaultInterval(scope.range));
+  return revenueQuery(engineOf(src), scope, q.compare ?? 'previous_period', q.interval ?? defaultInterval(scope.range));
 }

@@ -77,6 +77,19 @@ export class Plan {
     return purchasesSource(this.scope) ?? this.events(frag('revenue IS NOT NULL'));
   }
 
+  /**
+   * The order ids paid before the range (an order counts at its first occurrence only): DuckDB's purchases
+   * registry, or on another engine its events that carried revenue.
+   */
+  earlierOrders(): Fragment {
+    const s = this.scope;
+    if (dialectOf(s).name === 'duckdb') {
+      return sql`SELECT order_id FROM purchases WHERE site_id = ${s.site.id} AND ts < ${s.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
+    }
+    const before = readRows(s, 'events', { fromUtc: '1970-01-01T00:00:00.000Z', toUtc: s.range.fromUtc });
+    return sql`SELECT order_id FROM ${before} WHERE revenue IS NOT NULL AND order_id IS NOT NULL`;
+  }
+
   /** `(name, time_on_page, scroll_depth)` per page: from the engagement rollup when unfiltered, else from the events. */
   engagement(column: string, names: string[] | 'all'): Fragment {
     return engagementByPage(this.scope, column, names);

@@ -2,7 +2,7 @@
 // epoch_ms × 256 + step bitmask, so that numeric order is time order; then, step by step, each visit (or
 // visitor, for time windows) picks the earliest event of step k strictly after the one chosen for step
 // k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { matchSum, type MatchDef } from '../sql/goals-match.ts';
 import { planFor, type Scope } from '../plan/planner.ts';
 import { one } from '../run.ts';
@@ -22,39 +22,42 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
  * first step-1 event in range), and the median seconds from step k−1 to step k among them. A visitor with
  * several visits counts once, at their deepest visit.
  */
-export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
-  const mask = matchSum(steps, steps.map((_, k) => 1 << k));
+export async function funnelCounts(db: Runner, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
+  const d = dialectOf(scope);
+  const mask = matchSum(steps, steps.map((_, k) => 1 << k), d);
+  const ms = (x: string) => d.shiftRight(x, 8);
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const events = planFor(db, scope).eventsOfVisits();
   const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
-  const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.s1 >> 8) + ${WINDOW_MS[window]}`;
+  const within = window === 'session' ? '' : ` AND ${ms('e.x')} <= ${ms('p.s1')} + ${WINDOW_MS[window]}`;
   // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the
   // step's events with the groups that reached step k−1, so each step reads only its own events.
   const pickers = steps.slice(1).map((_, j) => {
     const k = j + 1;
     return `p${k + 1} AS (SELECT grp, any_value(p.s1) AS s1, min(e.x) AS s${k + 1} FROM ev e JOIN p${k} p USING (grp)
-      WHERE (e.x & ${1 << k}) <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
+      WHERE ${d.bitAnd('e.x', String(1 << k))} <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
   });
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
   // Seconds are medians of integer gaps (d2…dn, ms).
-  const gaps = steps.slice(1).map((_, j) => `(s${j + 2} >> 8) - (s${j + 1} >> 8) AS d${j + 2}`);
+  const gaps = steps.slice(1).map((_, j) => `${ms(`s${j + 2}`)} - ${ms(`s${j + 1}`)} AS d${j + 2}`);
   const outs = steps.flatMap((_, k) => [
     `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
-    k === 0 ? `NULL AS m1` : `median(d${k + 1}) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
+    k === 0 ? `NULL AS m1` : `${d.median(`d${k + 1}`)} FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
-  const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) USING (grp)`).join(' ');
+  const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) q${j + 2} USING (grp)`).join(' ');
   // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
   // so every gap comes from the same visit); time windows already group by visitor.
-  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
-  const deepest = '(level::BIGINT << 42) - start_ms';
+  const levels = frag(`SELECT visitor_id, ${level} AS level, ${ms('s1')} AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
+  const deepest = `${d.shiftLeft('level::BIGINT', 42)} - start_ms`;
   const best = window === 'session'
-    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
+    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `${d.argMax(`d${j + 2}`, 'depth')} AS d${j + 2}`).join(', '))}
+      FROM (SELECT *, ${frag(deepest)} AS depth FROM (${levels})) GROUP BY visitor_id`
     : levels;
   // The step-matching events, read once; only groups that reached step 1 go on.
-  const q = sql`WITH ev AS MATERIALIZED (
-      SELECT * FROM (SELECT visitor_id, ${group} AS grp, epoch_ms(ts) * 256 + ${mask} AS x FROM ${events} e) WHERE (x & 255) <> 0
+  const q = sql`WITH ${frag(d.cteOnce('ev'))} (
+      SELECT * FROM (SELECT visitor_id, ${group} AS grp, ${d.epochMillis(frag('ts'))} * 256 + ${mask} AS x FROM ${events} e) WHERE ${frag(d.bitAnd('x', '255'))} <> 0
     ), p1 AS (
-      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
+      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE ${frag(d.bitAnd('x', '1'))} <> 0 GROUP BY grp
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
   const row = await one(db, q);

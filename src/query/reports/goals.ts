@@ -1,6 +1,7 @@
 // Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
 // Events are read through the planner only; goal matching is in goals-match.ts.
 import type { Database } from '../../storage/database.ts';
+import { DUCKDB, dialectOf, type Dialect, type Runner } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from '../sql/goals-match.ts';
 import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from '../sql/buckets.ts';
@@ -18,9 +19,9 @@ export type GoalMetrics = { visitors: number; completions: number; conversion_ra
 const revenueOf = (eventRevenue: number, completions: number, value?: number | null) => money(eventRevenue + (value ?? 0) * completions);
 
 /** Per visitor: completions and event revenue of each goal (goal i → c_i, r_i). */
-const perVisitor = (goals: GoalDef[]): Fragment =>
+const perVisitor = (goals: GoalDef[], d: Dialect): Fragment =>
   join(goals.map((g, i) => {
-    const c = matchCondition(goalMatch(g));
+    const c = matchCondition(goalMatch(g), d);
     return sql`count(*) FILTER (WHERE ${c}) AS ${frag(`c_${i}`)}, sum(revenue) FILTER (WHERE ${c}) AS ${frag(`r_${i}`)}`;
   }), ', ');
 
@@ -38,12 +39,13 @@ const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''):
  * Totals for every goal over the scope. Only events completing some goal are aggregated; the conversion
  * rate's denominator is the scope's visitors counted on the visits table, as /analytics/stats counts them.
  */
-export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
+export async function goalsStats(db: Runner, scope: Scope, goals: GoalDef[]) {
+  const d = dialectOf(scope);
   if (goals.length === 0) return [];
   // One hash aggregate on the visitor instead of a distinct-count set per goal.
   const plan = planFor(db, scope);
   const q = sql`WITH per AS (
-      SELECT visitor_id, ${perVisitor(goals)} FROM ${plan.events()} e WHERE ${anyGoalCondition(goals.map(goalMatch))} GROUP BY visitor_id
+      SELECT visitor_id, ${perVisitor(goals, d)} FROM ${plan.events()} e WHERE ${anyGoalCondition(goals.map(goalMatch), d)} GROUP BY visitor_id
     )
     SELECT (SELECT count(DISTINCT visitor_id) FROM ${plan.visits()} v) AS total, ${perGoal(goals)} FROM per`;
   const row = await one(db, q);
@@ -55,11 +57,12 @@ export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
  * zero. Points carry the goal's own figures only: a per-bucket conversion rate would need a distinct count
  * of all visitors per bucket, the most expensive part of the report, for a figure charts rarely show.
  */
-export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
+export async function goalDetail(db: Runner, scope: Scope, goal: GoalDef, interval: Interval) {
+  const d = dialectOf(scope);
   // Bucket on the local start (plain arithmetic), format only the grouped rows.
-  const start = bucketSql(interval, scope.range, 'ts');
-  const c = matchCondition(goalMatch(goal));
-  const q = sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
+  const start = bucketSql(interval, scope.range, 'ts', d);
+  const c = matchCondition(goalMatch(goal), d);
+  const q = sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
       coalesce(sum(revenue), 0)::DOUBLE AS revenue
     FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${planFor(db, scope).events()} e WHERE ${c}) GROUP BY b`;
   const [[totals], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
@@ -77,7 +80,7 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
 /** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
 export async function goalCompletions(db: Database, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
   const src = scope ? planFor(db, scope).events() : siteRows(files, 'events', siteId);
-  const c = matchCondition(goalMatch(goal));
+  const c = matchCondition(goalMatch(goal), DUCKDB);
   // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
   const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
       (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue

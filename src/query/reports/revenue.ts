@@ -1,6 +1,6 @@
 // Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
 // every currency listed apart in by_currency, a zero-filled series, and the comparison period.
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { changes } from './aggregate.ts';
@@ -17,7 +17,7 @@ import { sql, type Fragment } from '../../storage/sql.ts';
 function orders(plan: Plan): Fragment {
   const { scope } = plan;
   const paid = plan.paidEvents();
-  const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${scope.site.id} AND ts < ${scope.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
+  const earlier = plan.earlierOrders();
   return sql`(SELECT ts, visitor_id, revenue::DOUBLE AS revenue, coalesce(upper(currency), ${scope.site.currency}) AS currency
     FROM ${paid}
     WHERE order_id IS NULL OR order_id NOT IN (${earlier})
@@ -30,11 +30,12 @@ type Totals = { revenue: number; orders: number; average_order_value: number; pu
  * One pass over the scope's orders: per currency (metrics, by_currency) and per local bucket and
  * currency (points), with the scope's visitors for the conversion rate alongside.
  */
-async function revenueOf(db: Database, scope: Scope, interval: Interval) {
+async function revenueOf(db: Runner, scope: Scope, interval: Interval) {
   const plan = planFor(db, scope);
+  const d = dialectOf(scope);
   const [groups, v] = await Promise.all([
-    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, currency, revenue, orders, purchasers FROM (
-      SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
+    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, currency, revenue, orders, purchasers FROM (
+      SELECT ${bucketSql(interval, scope.range, 'ts', d)} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
         count(DISTINCT visitor_id) AS purchasers
       FROM ${orders(plan)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
     plan.visitors('visits').then((q) => one(db, q)),
@@ -59,7 +60,7 @@ async function revenueOf(db: Database, scope: Scope, interval: Interval) {
   return { metrics, byBucket, byCurrency };
 }
 
-export async function revenue(db: Database, scope: Scope, compare: Comparison, interval: Interval) {
+export async function revenue(db: Runner, scope: Scope, compare: Comparison, interval: Interval) {
   const prevRange = comparisonRange(scope.range, compare);
   const labels = bucketLabels(scope.range, interval);
   const [current, previous] = await Promise.all([

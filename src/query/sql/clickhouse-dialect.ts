@@ -23,6 +23,13 @@ export function clickhouseDialect(database: string): Dialect {
     like: (s, p) => sql`${s} LIKE ${p}`,
     epochMicros: (c) => sql`toUnixTimestamp64Micro(${c})`,
     intDiv: (a, b) => sql`intDiv(${a}, ${b})`,
+    epochMillis: (c) => sql`toUnixTimestamp64Milli(${c})`,
+    bitAnd: (a, b) => `bitAnd(${a}, ${b})`,
+    shiftRight: (a, n) => `bitShiftRight(${a}, ${n})`,
+    shiftLeft: (a, n) => `bitShiftLeft(${a}, ${n})`,
+    median: (x) => `quantileExactInclusive(0.5)(${x})`,
+    argMax: (x, by) => `argMax(${x}, ${by})`,
+    cteOnce: (name) => `${name} AS`,
     monthStartMicros: (us) => sql`toUnixTimestamp64Micro(toDateTime64(toStartOfMonth(fromUnixTimestamp64Micro(${us}, 'UTC')), 6, 'UTC'))`,
     formatMicros: (us, f) => {
       if (!FORMATS.test(f)) throw new Error(`no ClickHouse format for ${f}`);

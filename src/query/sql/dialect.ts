@@ -24,6 +24,17 @@ export type Dialect = {
   like(subject: Fragment, pattern: string): Fragment;
   /** A UTC timestamp column as integer microseconds since 1970. */
   epochMicros(col: Fragment): Fragment;
+  /** A UTC timestamp column as integer milliseconds since 1970. */
+  epochMillis(col: Fragment): Fragment;
+  /** Bitwise AND and shifts of integers (the funnel's packed step events). */
+  bitAnd(a: string, b: string): string;
+  shiftRight(a: string, n: number): string;
+  shiftLeft(a: string, n: number): string;
+  /** The exact median (interpolated between the two middle values) and the value of `x` at the maximum of `by`. */
+  median(x: string): string;
+  argMax(x: string, by: string): string;
+  /** A CTE's head (`name AS`), asking the engine to compute it once where it can be told so. */
+  cteOnce(name: string): string;
   /** Integer division (both sides integers, non-negative here). */
   intDiv(a: Fragment, b: Fragment): Fragment;
   /** Microseconds of wall-clock time → the start of its month, in microseconds. */
@@ -50,6 +61,13 @@ export const DUCKDB: Dialect = {
   like: (s, p) => sql`${s} LIKE ${p} ESCAPE '\\'`,
   epochMicros: (c) => sql`epoch_us(${c})`,
   intDiv: (a, b) => sql`(${a} // ${b})`,
+  epochMillis: (c) => sql`epoch_ms(${c})`,
+  bitAnd: (a, b) => `(${a} & ${b})`,
+  shiftRight: (a, n) => `(${a} >> ${n})`,
+  shiftLeft: (a, n) => `(${a} << ${n})`,
+  median: (x) => `median(${x})`,
+  argMax: (x, by) => `arg_max(${x}, ${by})`,
+  cteOnce: (name) => `${name} AS MATERIALIZED`,
   monthStartMicros: (us) => sql`epoch_us(date_trunc('month', make_timestamp(${us})))`,
   formatMicros: (us, f) => sql`strftime(make_timestamp(${us}), ${f})`,
   explode: (list) => sql`unnest(${list})`,

@@ -38,13 +38,13 @@ export const anyGoalCondition = (goals: MatchDef[], d: Dialect = DUCKDB): Fragme
  * of two). Path tests run only on pageviews, inside one CASE, and each test is a CASE rather than a
  * boolean cast: over 10M events that evaluates a third faster than the sum of matchCondition()s.
  */
-export function matchSum(defs: MatchDef[], weights: number[]): Fragment {
+export function matchSum(defs: MatchDef[], weights: number[], dialect: Dialect = DUCKDB): Fragment {
   const term = (cond: Fragment, i: number) => sql`CASE WHEN ${cond} THEN ${frag(String(weights[i]))} ELSE 0 END`;
-  const pages = defs.flatMap((d, i) => (d.type === 'pageview' ? [term(pathCondition(d.path, DUCKDB), i)] : []));
-  const events = defs.flatMap((d, i) => (d.type === 'event' ? [term(matchCondition(d), i)] : []));
+  const pages = defs.flatMap((d, i) => (d.type === 'pageview' ? [term(pathCondition(d.path, dialect), i)] : []));
+  const events = defs.flatMap((d, i) => (d.type === 'event' ? [term(matchCondition(d, dialect), i)] : []));
   const parts = [...(pages.length ? [sql`CASE WHEN event_type = 'pageview' THEN ${join(pages, ' + ')} ELSE 0 END`] : []), ...events];
   return parts.length ? sql`(${join(parts, ' + ')})` : frag('0');
 }
 
 /** How many of the goals the event completes (an event may complete several). */
-export const goalCountExpr = (goals: MatchDef[]): Fragment => matchSum(goals, goals.map(() => 1));
+export const goalCountExpr = (goals: MatchDef[], d: Dialect = DUCKDB): Fragment => matchSum(goals, goals.map(() => 1), d);

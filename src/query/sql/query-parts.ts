@@ -12,7 +12,6 @@ import { anyGoalCondition, goalMatch, matchCondition, type MatchDef } from './go
 import { bucketSql, labelFormat } from './buckets.ts';
 import { iso } from '../parse/calendar.ts';
 import { dialectOf } from './dialect.ts';
-import { invalidQuery } from '../errors.ts';
 
 /** How one query is counted: its scope's plan, dimensions, metrics, the goals of an event:goal dimension, the goals conversions count. */
 export type PartsInput = {
@@ -82,9 +81,7 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
 /** One row per order (an order_id counts at its first occurrence, also before the range), site currency only. */
 function ordersRel(plan: Plan, rel: Fragment, byGoal: boolean): Fragment {
   const s = plan.scope;
-  // The purchases registry (an order's first occurrence, also before the range) is DuckDB's.
-  if (dialectOf(s).name !== 'duckdb') throw invalidQuery(`revenue and orders are not supported yet with ANALYTICS_ENGINE=${dialectOf(s).name}`);
-  const earlier = sql`SELECT order_id FROM purchases WHERE site_id = ${s.site.id} AND ts < ${s.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
+  const earlier = plan.earlierOrders();
   const part = frag(byGoal ? 'order_id, goal_name' : 'order_id');
   return sql`(SELECT * FROM (SELECT * FROM ${rel} WHERE revenue IS NOT NULL AND (order_id IS NULL OR order_id NOT IN (${earlier}))
       QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY ${part} ORDER BY ts) = 1)

@@ -15,7 +15,7 @@ export const CHDB_VERSION = '3.4.0';
 /**
  * Settings every statement runs with, so ClickHouse answers as SQL (and DuckDB) do: an aggregate over no
  * rows is NULL (not 0 or nan), an unmatched LEFT JOIN column is NULL (not the type's default), times are
- * UTC, and 64-bit integers come back as JSON numbers (visitor IDs are 53-bit).
+ * UTC, a grouping set's other columns are NULL, and 64-bit integers come back as JSON numbers (visitor IDs are 53-bit).
  */
 export const SESSION_SETTINGS = {
   aggregate_functions_null_for_empty: 1,
@@ -25,6 +25,8 @@ export const SESSION_SETTINGS = {
   output_format_json_quote_decimals: 0,
   date_time_input_format: 'best_effort',
   count_distinct_implementation: 'uniqExact',
+  /** GROUPING SETS leave the columns a set does not group by NULL, as in SQL. */
+  group_by_use_nulls: 1,
 } as const;
 
 /** True when chdb can be loaded (installed into .cache/chdb). */
