@@ -3,7 +3,7 @@ import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
 import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
 import { goalCompletions, goalDetail, goalsStats } from '../query/reports/goals.ts';
-import { engineOf, onlyOnDuckDb, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import type { Page } from '../http/page-query.ts';
 import { getGoal, listGoals } from './service.ts';
 
@@ -26,8 +26,7 @@ export async function oneGoalStats(src: QuerySources, site: Site, goalId: string
 }
 
 export async function completions(src: QuerySources, site: Site, goalId: string, q: CommonQuery & Page) {
-  onlyOnDuckDb(src, 'The goal completions list');
   const goal = await getGoal(src.db, site.id, goalId);
   const scope = noPeriodGiven(q) ? undefined : await scopeFor(src, site, q);
-  return goalCompletions(src.db, src.files, site.id, goal, q, scope);
+  return goalCompletions(src.db, engineOf(src), src.files, site.id, goal, q, scope);
 }

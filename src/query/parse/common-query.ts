@@ -8,7 +8,6 @@ import { firstVisitDate } from './first-visit.ts';
 import { resolveFilters, type GoalLookup } from './filters.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
 import { INTERVALS } from '../sql/buckets.ts';
-import { invalidQuery } from '../errors.ts';
 
 const DateText = z.string().describe('YYYY-MM-DD, a calendar date in the site time zone');
 
@@ -34,12 +33,6 @@ export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLo
 
 /** The engine answering the sources' analytics: DuckDB's database unless another was configured. */
 export const engineOf = (src: QuerySources): Engine => src.engine ?? duckdbEngine(src.db);
-
-/** A report only DuckDB answers yet: with another engine, a 400 saying so (never numbers from elsewhere). */
-export function onlyOnDuckDb(src: QuerySources, report: string) {
-  const name = engineOf(src).dialect.name;
-  if (name !== 'duckdb') throw invalidQuery(`${report} is not supported yet with ANALYTICS_ENGINE=${name}`);
-}
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
 export async function scopeFor(src: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {

@@ -1,7 +1,7 @@
 // Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
 // Events are read through the planner only; goal matching is in goals-match.ts.
 import type { Database } from '../../storage/database.ts';
-import { DUCKDB, dialectOf, type Dialect, type Runner } from '../sql/dialect.ts';
+import { dialectOf, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { anyGoalCondition, goalMatch, matchCondition } from '../sql/goals-match.ts';
 import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from '../sql/buckets.ts';
@@ -77,21 +77,28 @@ export async function goalDetail(db: Runner, scope: Scope, goal: GoalDef, interv
   };
 }
 
-/** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
-export async function goalCompletions(db: Database, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
-  const src = scope ? planFor(db, scope).events() : siteRows(files, 'events', siteId);
-  const c = matchCondition(goalMatch(goal), DUCKDB);
-  // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
-  const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
-      (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue
-    FROM (SELECT e.ts, e.visitor_id, e.path, e.event_name, e.revenue FROM ${src} e WHERE ${c}
-          ORDER BY e.ts DESC, e.visitor_id ${limitOffset(page)}) p
-    LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = p.visitor_id
-    ORDER BY p.ts DESC, p.visitor_id`;
+/**
+ * Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. The events come
+ * from the analytics engine (top-N first, the count its own scan), the profile ids of that page from DuckDB's
+ * visitors table.
+ */
+export async function goalCompletions(db: Database, engine: Engine, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
+  const d = engine.dialect;
+  const src = scope ? planFor(engine, scope).events() : siteRows(files, 'events', siteId, undefined, d);
+  const c = matchCondition(goalMatch(goal), d);
+  const q = sql`SELECT ${d.isoTime(frag('ts'))} AS timestamp, visitor_id, path AS page, event_name,
+      coalesce(revenue, 0)::DOUBLE + ${goal.value ?? 0} AS revenue
+    FROM ${src} e WHERE ${c} ORDER BY ts DESC, visitor_id ${limitOffset(page)}`;
   const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
-  const [hits, count] = await Promise.all([rows(db, q), one(db, n)]);
+  const [hits, count] = await Promise.all([rows(engine, q), one(engine, n)]);
+  const ids = [...new Set(hits.map((h) => Math.trunc(Number(h.visitor_id))))];
+  // Integer IDs of the page's events (never request text), written as integers.
+  const profiles = ids.length
+    ? await rows(db, sql`SELECT visitor_id, id::VARCHAR AS id FROM visitors WHERE site_id = ${siteId} AND visitor_id IN (${frag(ids.join(', '))})`)
+    : [];
+  const idOf = new Map(profiles.map((p) => [Number(p.visitor_id), p.id as string]));
   return {
-    completions: hits.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) }) as Completion),
-    pagination: { total: count!.n as number, page: page.page, limit: page.limit },
+    completions: hits.map(({ revenue, visitor_id, ...r }) => ({ ...r, visitor_id: idOf.get(Number(visitor_id)) ?? null, revenue: money(revenue) }) as Completion),
+    pagination: { total: Number(count!.n), page: page.page, limit: page.limit },
   };
 }

@@ -24,6 +24,8 @@ export function clickhouseDialect(database: string): Dialect {
     epochMicros: (c) => sql`toUnixTimestamp64Micro(${c})`,
     intDiv: (a, b) => sql`intDiv(${a}, ${b})`,
     epochMillis: (c) => sql`toUnixTimestamp64Milli(${c})`,
+    isoTime: (c) => sql`concat(formatDateTime(${c}, '%Y-%m-%dT%H:%i:%S'), '.', leftPad(toString(toUnixTimestamp64Milli(${c}) % 1000), 3, '0'), 'Z')`,
+    jsonText: (c) => sql`toJSONString(${c})`,
     bitAnd: (a, b) => `bitAnd(${a}, ${b})`,
     shiftRight: (a, n) => `bitShiftRight(${a}, ${n})`,
     shiftLeft: (a, n) => `bitShiftLeft(${a}, ${n})`,

@@ -35,6 +35,10 @@ export type Dialect = {
   argMax(x: string, by: string): string;
   /** A CTE's head (`name AS`), asking the engine to compute it once where it can be told so. */
   cteOnce(name: string): string;
+  /** A timestamp column as the answer shows it: ISO 8601 UTC with milliseconds (DuckDB's rows are converted so already). */
+  isoTime(col: Fragment): Fragment;
+  /** A map column as JSON text. */
+  jsonText(col: Fragment): Fragment;
   /** Integer division (both sides integers, non-negative here). */
   intDiv(a: Fragment, b: Fragment): Fragment;
   /** Microseconds of wall-clock time → the start of its month, in microseconds. */
@@ -62,6 +66,8 @@ export const DUCKDB: Dialect = {
   epochMicros: (c) => sql`epoch_us(${c})`,
   intDiv: (a, b) => sql`(${a} // ${b})`,
   epochMillis: (c) => sql`epoch_ms(${c})`,
+  isoTime: (c) => c,
+  jsonText: (c) => sql`to_json(${c})::VARCHAR`,
   bitAnd: (a, b) => `(${a} & ${b})`,
   shiftRight: (a, n) => `(${a} >> ${n})`,
   shiftLeft: (a, n) => `(${a} << ${n})`,

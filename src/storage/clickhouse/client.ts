@@ -27,6 +27,8 @@ export const SESSION_SETTINGS = {
   count_distinct_implementation: 'uniqExact',
   /** GROUPING SETS leave the columns a set does not group by NULL, as in SQL. */
   group_by_use_nulls: 1,
+  /** `x::DOUBLE` of a NULL stays NULL, as in SQL (ClickHouse would refuse the cast). */
+  cast_keep_nullable: 1,
 } as const;
 
 /** True when chdb can be loaded (installed into .cache/chdb). */
