@@ -2,10 +2,9 @@
 import type { Site } from '../sites/model.ts';
 import { realtimeRange } from '../query/parse/period.ts';
 import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
-import { rankedReport, seriesReport, totalsReport } from '../query/reports/query-presets.ts';
-import { breakdownPreset, seriesPreset, statsPreset } from '../query/parse/presets.ts';
+import { rankedReport, revenueReport, seriesReport, totalsReport } from '../query/reports/query-presets.ts';
+import { breakdownPreset, revenuePreset, seriesPreset, statsPreset } from '../query/parse/presets.ts';
 import { realtime as realtimeQuery } from '../query/reports/realtime.ts';
-import { revenue as revenueQuery } from '../query/reports/revenue.ts';
 import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
 import { BREAKDOWNS, type BreakdownEndpoint } from '../query/parse/dimensions.ts';
 import type { Comparison } from '../query/parse/period.ts';
@@ -38,6 +37,6 @@ export async function breakdown(src: QuerySources, site: Site, endpoint: Breakdo
 }
 
 export async function revenue(src: QuerySources, site: Site, q: CommonQuery & { compare?: Comparison; interval?: Interval }) {
-  const scope = await scopeFor(src, site, q);
-  return revenueQuery(engineOf(src), scope, q.compare ?? 'previous_period', q.interval ?? defaultInterval(scope.range));
+  const { filters, ...scope } = await scopeFor(src, site, q);
+  return revenueReport(engineOf(src), scope, revenuePreset(filters, q.interval ?? defaultInterval(scope.range)), q.compare ?? 'previous_period');
 }

@@ -1,5 +1,6 @@
 // The reports as query-API queries (presets): stats is the top-line metrics without dimensions, charts the
-// series of one time dimension, each breakdown endpoint one dimension with the breakdown metrics; run by the same
+// series of one time dimension, each breakdown endpoint one dimension with the breakdown metrics, revenue the
+// revenue series, realtime two queries over the last 30 minutes, goals the event:goal dimension; run by the same
 // stages as POST /query (plan/query-strategy.ts picks the same strategy for the preset and the equal /query).
 import type { ApiQuery } from './query-parse.ts';
 import type { ApiMetric } from './query-body.ts';
@@ -8,7 +9,7 @@ import type { Filter } from './filters.ts';
 import type { Paging } from '../sql/paging.ts';
 import type { Interval } from '../sql/buckets.ts';
 import type { Comparison } from './period.ts';
-import { SERIES_METRICS, TOTALS_METRICS } from '../plan/query-strategy.ts';
+import { REVENUE_METRICS, SERIES_METRICS, TOTALS_METRICS } from '../plan/query-strategy.ts';
 
 const BREAKDOWN_METRICS: ApiMetric[] = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration', 'percentage'];
 const PAGE_METRICS: ApiMetric[] = ['time_on_page', 'scroll_depth'];
@@ -53,5 +54,54 @@ export function seriesPreset(filters: Filter[], interval: Interval): ApiQuery {
     metrics, dimensions: [d], filter: andOf(filters), period: {}, orderBy: [],
     include: { totals: false, comparison: null, timeLabels: true }, limit: 10_000, offset: 0,
     normalised: { metrics, dimensions: [d.name] },
+  };
+}
+
+/** The revenue report's series: revenue, orders and average order value per bucket of `interval`, every bucket present. */
+export function revenuePreset(filters: Filter[], interval: Interval): ApiQuery {
+  const metrics = [...REVENUE_METRICS];
+  const d = queryDimension(`time:${interval}`) as QueryDim;
+  return {
+    metrics, dimensions: [d], filter: andOf(filters), period: {}, orderBy: [],
+    include: { totals: false, comparison: null, timeLabels: true }, limit: 10_000, offset: 0,
+    normalised: { metrics, dimensions: [d.name] },
+  };
+}
+
+const REALTIME = { period: 'realtime' } as const;
+
+/**
+ * The realtime report: the visitors and pageviews of the last 30 minutes (counted on the events: who is active
+ * now), and the ten pages most visitors viewed in them (ties by page).
+ */
+export function realtimePresets(filters: Filter[], topPages: number): { totals: ApiQuery; pages: ApiQuery } {
+  const totals: ApiQuery['metrics'] = ['visitors', 'pageviews'];
+  const page = queryDimension('event:page') as QueryDim;
+  const type = queryDimension('event:type') as QueryDim & { kind: 'column' };
+  const pageviews: Filter = {
+    dimension: type.name, operator: 'is', values: ['pageview'],
+    target: { kind: 'column', level: type.dim.level, column: type.dim.column, onEveryEvent: false },
+  };
+  const include = { totals: false, comparison: null, timeLabels: false };
+  return {
+    totals: { metrics: totals, dimensions: [], filter: andOf(filters), period: REALTIME, orderBy: [], include, limit: 1, offset: 0, normalised: { metrics: totals, dimensions: [] } },
+    pages: {
+      metrics: ['visitors'], dimensions: [page], filter: andOf([...filters, pageviews]), period: REALTIME,
+      orderBy: [{ key: 'visitors', desc: true }, { key: page.name, desc: false }], include, limit: topPages, offset: 0,
+      normalised: { metrics: ['visitors'], dimensions: [page.name] },
+    },
+  };
+}
+
+/** What the goals reports count per goal: converting visitors, completions, and the revenue the completing events carry. */
+const GOAL_METRICS: ApiQuery['metrics'] = ['visitors', 'conversions', 'completion_revenue'];
+
+/** The goals report: per goal (event:goal), and per goal and bucket of `interval` for one goal's chart. */
+export function goalsPreset(filters: Filter[], interval?: Interval): ApiQuery {
+  const dims = [queryDimension('event:goal') as QueryDim, ...(interval ? [queryDimension(`time:${interval}`) as QueryDim] : [])];
+  return {
+    metrics: GOAL_METRICS, dimensions: dims, filter: andOf(filters), period: {}, orderBy: [],
+    include: { totals: false, comparison: null, timeLabels: interval !== undefined }, limit: 10_000, offset: 0,
+    normalised: { metrics: GOAL_METRICS, dimensions: dims.map((d) => d.name) },
   };
 }

@@ -9,8 +9,14 @@ import { bad, filteredGoals, parseFilterTree, type FilterNode, type SiteGoal } f
 
 export type OrderKey = { key: string; desc: boolean };
 
+/**
+ * What a query counts: the body's metrics, and those only the reports' presets ask for (parse/presets.ts):
+ * completion_revenue, the revenue the goal-completing events carry, which the goals report adds the goal's value to.
+ */
+export type QueryMetric = ApiMetric | 'completion_revenue';
+
 export type ApiQuery = {
-  metrics: ApiMetric[];
+  metrics: QueryMetric[];
   dimensions: QueryDim[];
   filter: FilterNode | null;
   period: PeriodInput;

@@ -10,6 +10,10 @@ import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { markedEvents, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
+import { ordersOf } from './orders-source.ts';
+import { completionsOf, type NamedGoal } from './completions-source.ts';
+import { stepEventsOf } from './step-events.ts';
+import type { MatchDef } from '../sql/goals-match.ts';
 
 export type { Scope } from './scope.ts';
 
@@ -78,16 +82,21 @@ export class Plan {
   }
 
   /**
-   * The order ids paid before the range (an order counts at its first occurrence only): DuckDB's purchases
-   * registry, or on another engine its events that carried revenue.
+   * One row per order (plan/orders-source.ts) of the scope's paid events, or of `from` (the scope's events with
+   * what a query's dimensions add); `byGoal`: per order and goal_name.
    */
-  earlierOrders(): Fragment {
-    const s = this.scope;
-    if (dialectOf(s).name === 'duckdb') {
-      return sql`SELECT order_id FROM purchases WHERE site_id = ${s.site.id} AND ts < ${s.range.fromUtc}::TIMESTAMP AND order_id IS NOT NULL`;
-    }
-    const before = readRows(s, 'events', { fromUtc: '1970-01-01T00:00:00.000Z', toUtc: s.range.fromUtc });
-    return sql`SELECT order_id FROM ${before} WHERE revenue IS NOT NULL AND order_id IS NOT NULL`;
+  orders(from?: Fragment, byGoal = false): Fragment {
+    return ordersOf(this.scope, from ?? this.paidEvents(), byGoal);
+  }
+
+  /** One row per event of the scope (or of `from`) and goal it completes, the goal as goal_name. */
+  completions(goals: NamedGoal[], from?: Fragment): Fragment {
+    return completionsOf(from ?? this.events(), goals, dialectOf(this.scope));
+  }
+
+  /** A funnel's step events of the scope's visits, packed (plan/step-events.ts), grouped `per` visit or visitor. */
+  stepEvents(steps: MatchDef[], per: 'visit' | 'visitor'): Fragment {
+    return stepEventsOf(this.eventsOfVisits(), steps, per, dialectOf(this.scope));
   }
 
   /** `(name, time_on_page, scroll_depth)` per page: from the engagement rollup when unfiltered, else from the events. */
@@ -104,3 +113,6 @@ export const planFor = (db: Runner, scope: Scope) => new Plan(db, scope);
  */
 export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string, range?: { fromUtc: string; toUtc: string }, dialect?: Scope['dialect']): Fragment =>
   readRows({ files, site: { id: siteId } as Scope['site'], dialect }, table, range);
+
+/** A site's visitor profiles (the visitors table: identity and lifetime totals, one row per visitor; DuckDB's on every engine). */
+export const siteProfiles = (siteId: string): Fragment => sql`(SELECT * FROM visitors WHERE site_id = ${siteId})`;

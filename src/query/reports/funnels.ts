@@ -1,10 +1,16 @@
-// Funnel analysis as ONE set-based query. Each step-matching event is packed into one BIGINT,
-// epoch_ms × 256 + step bitmask, so that numeric order is time order; then, step by step, each visit (or
-// visitor, for time windows) picks the earliest event of step k strictly after the one chosen for step
-// k−1 (so steps done out of order do not count), joining the step's events to the groups still in.
+// Funnel analysis as ONE set-based query over the planner's step events (plan/step-events.ts: each
+// step-matching event of the scope's visits packed into one BIGINT, epoch_ms × 256 + step bitmask, so that
+// numeric order is time order); then, step by step, each visit (or visitor, for time windows) picks the
+// earliest event of step k strictly after the one chosen for step k−1 (so steps done out of order do not
+// count), joining the step's events to the groups still in. Each step's count is the visitors metric
+// (sql/metrics.ts) of the visitors who got that far.
+// Not a query-API preset: /query counts rows that each stand alone, and has_done asks only whether a
+// visitor did something; a funnel is an ordered sequence per visit or visitor, within a window, with the
+// median gaps between steps. Its relation, filters and goal matching are still the engine's own.
 import { dialectOf, type Runner } from '../sql/dialect.ts';
-import { matchSum, type MatchDef } from '../sql/goals-match.ts';
+import type { MatchDef } from '../sql/goals-match.ts';
 import { planFor, type Scope } from '../plan/planner.ts';
+import { metricSql } from '../sql/metrics.ts';
 import { one } from '../run.ts';
 import { frag, sql } from '../../storage/sql.ts';
 
@@ -24,11 +30,9 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
  */
 export async function funnelCounts(db: Runner, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
   const d = dialectOf(scope);
-  const mask = matchSum(steps, steps.map((_, k) => 1 << k), d);
   const ms = (x: string) => d.shiftRight(x, 8);
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
-  const events = planFor(db, scope).eventsOfVisits();
-  const group = frag(window === 'session' ? 'visit_id' : 'visitor_id');
+  const ev = planFor(db, scope).stepEvents(steps, window === 'session' ? 'visit' : 'visitor');
   const within = window === 'session' ? '' : ` AND ${ms('e.x')} <= ${ms('p.s1')} + ${WINDOW_MS[window]}`;
   // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the
   // step's events with the groups that reached step k−1, so each step reads only its own events.
@@ -41,7 +45,7 @@ export async function funnelCounts(db: Runner, scope: Scope, steps: MatchDef[], 
   // Seconds are medians of integer gaps (d2…dn, ms).
   const gaps = steps.slice(1).map((_, j) => `${ms(`s${j + 2}`)} - ${ms(`s${j + 1}`)} AS d${j + 2}`);
   const outs = steps.flatMap((_, k) => [
-    `count(*) FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
+    `${metricSql('visitors', 'events')} FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
     k === 0 ? `NULL AS m1` : `${d.median(`d${k + 1}`)} FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
   const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) q${j + 2} USING (grp)`).join(' ');
@@ -50,13 +54,12 @@ export async function funnelCounts(db: Runner, scope: Scope, steps: MatchDef[], 
   const levels = frag(`SELECT visitor_id, ${level} AS level, ${ms('s1')} AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
   const deepest = `${d.shiftLeft('level::BIGINT', 42)} - start_ms`;
   const best = window === 'session'
+    // The depth is a column of its own: ClickHouse would read `level` inside the aggregate as max(level).
     ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `${d.argMax(`d${j + 2}`, 'depth')} AS d${j + 2}`).join(', '))}
       FROM (SELECT *, ${frag(deepest)} AS depth FROM (${levels})) GROUP BY visitor_id`
     : levels;
   // The step-matching events, read once; only groups that reached step 1 go on.
-  const q = sql`WITH ${frag(d.cteOnce('ev'))} (
-      SELECT * FROM (SELECT visitor_id, ${group} AS grp, ${d.epochMillis(frag('ts'))} * 256 + ${mask} AS x FROM ${events} e) WHERE ${frag(d.bitAnd('x', '255'))} <> 0
-    ), p1 AS (
+  const q = sql`WITH ${frag(d.cteOnce('ev'))} (SELECT * FROM ${ev}), p1 AS (
       SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE ${frag(d.bitAnd('x', '1'))} <> 0 GROUP BY grp
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;

@@ -1,12 +1,16 @@
-// Goal analytics: per-goal totals, one goal's totals and chart points, and its completions list.
-// Events are read through the planner only; goal matching is in goals-match.ts.
+// Goal analytics: per-goal totals, one goal's totals and chart points — presets of the query API's event:goal
+// dimension (parse/presets.ts; the completions relation, plan/completions-source.ts) — and a goal's completions
+// list. The list is events, newest first, not figures of a query: it reads the planner's events (or the site's
+// rows over all time) with the one goal match (sql/goals-match.ts), and pages like the visitor timeline.
 import type { Database } from '../../storage/database.ts';
-import { dialectOf, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
+import type { Engine, Runner } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
-import { anyGoalCondition, goalMatch, matchCondition } from '../sql/goals-match.ts';
-import { bucketLabels, bucketLabelSql, bucketSql, type Interval } from '../sql/buckets.ts';
-import { planFor, siteRows, type Scope } from '../plan/planner.ts';
-import { join, sql, frag, type Fragment } from '../../storage/sql.ts';
+import { goalMatch, matchCondition } from '../sql/goals-match.ts';
+import { bucketLabels, type Interval } from '../sql/buckets.ts';
+import { planFor, siteProfiles, siteRows, type Scope } from '../plan/planner.ts';
+import { frag, sql } from '../../storage/sql.ts';
+import { goalsPreset } from '../parse/presets.ts';
+import { answerQuery } from './query.ts';
 import { conversionRate, money } from '../sql/metrics.ts';
 import { limitOffset, type Paging } from '../sql/paging.ts';
 import { one, rows } from '../run.ts';
@@ -18,38 +22,33 @@ export type GoalMetrics = { visitors: number; completions: number; conversion_ra
 /** A completion is worth the event's own revenue plus the goal's value. */
 const revenueOf = (eventRevenue: number, completions: number, value?: number | null) => money(eventRevenue + (value ?? 0) * completions);
 
-/** Per visitor: completions and event revenue of each goal (goal i → c_i, r_i). */
-const perVisitor = (goals: GoalDef[], d: Dialect): Fragment =>
-  join(goals.map((g, i) => {
-    const c = matchCondition(goalMatch(g), d);
-    return sql`count(*) FILTER (WHERE ${c}) AS ${frag(`c_${i}`)}, sum(revenue) FILTER (WHERE ${c}) AS ${frag(`r_${i}`)}`;
-  }), ', ');
+type Figures = [visitors: number, completions: number, revenue: number];
 
-/** Per goal, from the per-visitor rows: converting visitors, completions, event revenue. */
-const perGoal = (goals: GoalDef[]): Fragment =>
-  frag(goals.map((_, i) => `count(*) FILTER (WHERE c_${i} > 0) AS visitors_${i}, coalesce(sum(c_${i}), 0) AS completions_${i}, coalesce(sum(r_${i}), 0)::DOUBLE AS revenue_${i}`).join(', '));
+/**
+ * The goals preset (parse/presets.ts) run by the query API's stages, per goal id and (with `interval`) per
+ * bucket: each goal goes in under its id, so goals sharing a name stay apart.
+ */
+async function perGoal(db: Runner, scope: Scope, goals: GoalDef[], interval?: Interval): Promise<Map<string, Figures>> {
+  const keyed = goals.map((g) => ({ ...g, name: g.id }));
+  const found = await answerQuery(db, { site: scope.site, files: scope.files, dialect: scope.dialect }, scope.range, keyed, goalsPreset(scope.filters, interval));
+  return new Map(found.results.map((r) => [r.dimensions.join('\u0000'), r.metrics as Figures]));
+}
 
-const metricsOf = (r: Record<string, any> | undefined, g: GoalDef, suffix = ''): GoalMetrics => {
-  const visitors = r?.[`visitors${suffix}`] ?? 0;
-  const completions = r?.[`completions${suffix}`] ?? 0;
-  return { visitors, completions, conversion_rate: conversionRate(visitors, r?.total ?? 0), revenue: revenueOf(r?.[`revenue${suffix}`] ?? 0, completions, g.value) };
+const metricsOf = (f: Figures | undefined, g: GoalDef, total: number): GoalMetrics => {
+  const [visitors, completions, revenue] = f ?? [0, 0, 0];
+  return { visitors, completions, conversion_rate: conversionRate(visitors, total), revenue: revenueOf(revenue, completions, g.value) };
 };
 
 /**
- * Totals for every goal over the scope. Only events completing some goal are aggregated; the conversion
- * rate's denominator is the scope's visitors counted on the visits table, as /analytics/stats counts them.
+ * Totals for every goal over the scope: the goals preset, and the scope's visitors (counted on the visits,
+ * as /analytics/stats counts them, every filter applied) as the conversion rate's denominator.
  */
 export async function goalsStats(db: Runner, scope: Scope, goals: GoalDef[]) {
-  const d = dialectOf(scope);
   if (goals.length === 0) return [];
-  // One hash aggregate on the visitor instead of a distinct-count set per goal.
   const plan = planFor(db, scope);
-  const q = sql`WITH per AS (
-      SELECT visitor_id, ${perVisitor(goals, d)} FROM ${plan.events()} e WHERE ${anyGoalCondition(goals.map(goalMatch), d)} GROUP BY visitor_id
-    )
-    SELECT (SELECT count(DISTINCT visitor_id) FROM ${plan.visits()} v) AS total, ${perGoal(goals)} FROM per`;
-  const row = await one(db, q);
-  return goals.map((g, i) => ({ id: g.id, name: g.name, ...metricsOf(row, g, `_${i}`) }));
+  const [byGoal, all] = await Promise.all([perGoal(db, scope, goals), plan.visitors('visits').then((q) => one(db, q))]);
+  const total = Number(all?.visitors ?? 0);
+  return goals.map((g) => ({ id: g.id, name: g.name, ...metricsOf(byGoal.get(g.id), g, total) }));
 }
 
 /**
@@ -58,29 +57,22 @@ export async function goalsStats(db: Runner, scope: Scope, goals: GoalDef[]) {
  * of all visitors per bucket, the most expensive part of the report, for a figure charts rarely show.
  */
 export async function goalDetail(db: Runner, scope: Scope, goal: GoalDef, interval: Interval) {
-  const d = dialectOf(scope);
-  // Bucket on the local start (plain arithmetic), format only the grouped rows.
-  const start = bucketSql(interval, scope.range, 'ts', d);
-  const c = matchCondition(goalMatch(goal), d);
-  const q = sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, count(DISTINCT visitor_id) AS visitors, count(*) AS completions,
-      coalesce(sum(revenue), 0)::DOUBLE AS revenue
-    FROM (SELECT ${start} AS b, visitor_id, revenue FROM ${planFor(db, scope).events()} e WHERE ${c}) GROUP BY b`;
-  const [[totals], found] = await Promise.all([goalsStats(db, scope, [goal]), rows(db, q)]);
+  const labels = bucketLabels(scope.range, interval);
+  const [[totals], byBucket] = await Promise.all([goalsStats(db, scope, [goal]), perGoal(db, scope, [goal], interval)]);
   const { id: _id, name: _name, ...metrics } = totals!;
-  const byBucket = new Map(found.map((r) => [r.bucket, r]));
   return {
     metrics,
-    points: bucketLabels(scope.range, interval).map((date) => {
-      const r = byBucket.get(date);
-      return { date, visitors: r?.visitors ?? 0, completions: r?.completions ?? 0, revenue: revenueOf(r?.revenue ?? 0, r?.completions ?? 0, goal.value) };
+    points: labels.map((date) => {
+      const [visitors, completions, revenue] = byBucket.get(`${goal.id}\u0000${date}`) ?? [0, 0, 0];
+      return { date, visitors, completions, revenue: revenueOf(revenue, completions, goal.value) };
     }),
   };
 }
 
 /**
  * Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. The events come
- * from the analytics engine (top-N first, the count its own scan), the profile ids of that page from DuckDB's
- * visitors table.
+ * from the analytics engine (top-N first, the count its own scan), the profile ids of that page from the
+ * planner's siteProfiles() (DuckDB's visitors table on every engine).
  */
 export async function goalCompletions(db: Database, engine: Engine, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
   const d = engine.dialect;
@@ -94,7 +86,7 @@ export async function goalCompletions(db: Database, engine: Engine, files: Parqu
   const ids = [...new Set(hits.map((h) => Math.trunc(Number(h.visitor_id))))];
   // Integer IDs of the page's events (never request text), written as integers.
   const profiles = ids.length
-    ? await rows(db, sql`SELECT visitor_id, id::VARCHAR AS id FROM visitors WHERE site_id = ${siteId} AND visitor_id IN (${frag(ids.join(', '))})`)
+    ? await rows(db, sql`SELECT visitor_id, id::VARCHAR AS id FROM ${siteProfiles(siteId)} WHERE visitor_id IN (${frag(ids.join(', '))})`)
     : [];
   const idOf = new Map(profiles.map((p) => [Number(p.visitor_id), p.id as string]));
   return {

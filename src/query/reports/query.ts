@@ -2,20 +2,19 @@
 // metrics, with totals, the comparison range and every time label when asked. The planner picks the
 // relations (plan/planner.ts); the SQL is composed by sql/query-parts.ts, as one statement per answer part.
 import type { Database } from '../../storage/database.ts';
-import { duckdbEngine, type Engine, type Runner } from '../sql/dialect.ts';
+import { duckdbEngine, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
 import { frag, join, sql, type Fragment } from '../../storage/sql.ts';
 import { planFor } from '../plan/planner.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
 import { comparisonRange, rangeEcho, resolvePeriod, realtimeRange, type Range } from '../parse/period.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
-import type { ApiQuery } from '../parse/query-parse.ts';
-import type { ApiMetric } from '../parse/query-body.ts';
+import type { ApiQuery, QueryMetric } from '../parse/query-parse.ts';
 import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../parse/filter-tree.ts';
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels } from '../sql/buckets.ts';
 import { percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
-import { change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
+import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
 import { strategyFor } from '../plan/query-strategy.ts';
@@ -36,7 +35,7 @@ export function scopeFilters(tree: FilterNode | null): Filter[] {
 }
 
 /** A row's metric from its raw columns, rounded as contract §7 says. */
-function finishMetric(m: ApiMetric, r: Record<string, unknown>, totalVisitors: number): number | null {
+function finishMetric(m: QueryMetric, r: Record<string, unknown>, totalVisitors: number): number | null {
   switch (m) {
     case 'visitors': case 'visits': case 'pageviews': case 'events': case 'orders': case 'conversions':
       return Math.round(num(r[m]));
@@ -47,19 +46,20 @@ function finishMetric(m: ApiMetric, r: Record<string, unknown>, totalVisitors: n
     case 'views_per_visit': return viewsPerVisit(num(r.pageviews), num(r.visits));
     case 'percentage': return percentage(num(r.visitors), totalVisitors);
     case 'revenue': return money(num(r.revenue));
-    case 'average_order_value': return num(r.orders) ? money(num(r.revenue) / num(r.orders)) : 0;
+    case 'average_order_value': return averageOrderValue(num(r.revenue), num(r.orders));
     case 'conversion_rate': return conversionRate(num(r.visitors), num(r.denominator));
+    case 'completion_revenue': return num(r.completion_revenue);
     case 'exit_rate': return num(r.pageviews) ? round((100 * num(r.exits)) / num(r.pageviews), 1) : 0;
   }
 }
 
 /** The SQL value a metric sorts by (unrounded where rounding would only add ties). */
-const SORT: Record<ApiMetric, string> = {
+const SORT: Record<QueryMetric, string> = {
   visitors: 'coalesce(visitors, 0)', visits: 'coalesce(visits, 0)', pageviews: 'coalesce(pageviews, 0)', events: 'coalesce(events, 0)',
   orders: 'coalesce(orders, 0)', conversions: 'coalesce(conversions, 0)', bounce_rate: 'round(bounce_rate)', visit_duration: 'round(visit_duration)',
   time_on_page: 'round(time_on_page)', scroll_depth: 'round(scroll_depth)', views_per_visit: 'pageviews / nullif(visits, 0)',
   percentage: 'coalesce(visitors, 0)', revenue: 'coalesce(revenue, 0)', average_order_value: 'revenue / nullif(orders, 0)',
-  conversion_rate: 'visitors / nullif(denominator, 0)', exit_rate: 'exits / nullif(pageviews, 0)',
+  conversion_rate: 'visitors / nullif(denominator, 0)', exit_rate: 'exits / nullif(pageviews, 0)', completion_revenue: 'coalesce(completion_revenue, 0)',
 };
 
 type Run = { q: ApiQuery; db: Runner; goals: SiteGoal[] };
@@ -84,7 +84,7 @@ function orderSql(q: ApiQuery): Fragment {
   return join(keys.map((k) => {
     const i = q.dimensions.findIndex((d) => d.name === k.key);
     const dir = frag(k.desc ? 'DESC' : 'ASC');
-    if (i < 0) return sql`${frag(SORT[k.key as ApiMetric])} ${dir} NULLS LAST`;
+    if (i < 0) return sql`${frag(SORT[k.key as QueryMetric])} ${dir} NULLS LAST`;
     const d = q.dimensions[i]!;
     const col = frag(`d${i}`);
     if (d.kind === 'time' || d.kind === 'goal') return sql`${col} ${dir}`;
@@ -140,7 +140,7 @@ function zeroFilled(q: ApiQuery, found: Record<string, unknown>[], labels: strin
   const all = labels.map((l) => byLabel.get(l) ?? { d0: l });
   const keys = q.orderBy.length ? q.orderBy : [{ key: q.dimensions[0]!.name, desc: false }];
   const at = (r: Record<string, unknown>) => position.get(String(r.d0))!;
-  const value = (r: Record<string, unknown>, key: string) => (key === q.dimensions[0]!.name ? at(r) : finishMetric(key as ApiMetric, r, 1) ?? -Infinity);
+  const value = (r: Record<string, unknown>, key: string) => (key === q.dimensions[0]!.name ? at(r) : finishMetric(key as QueryMetric, r, 1) ?? -Infinity);
   if (keys.length === 1 && keys[0]!.key === q.dimensions[0]!.name && !keys[0]!.desc) return all;
   return all.sort((a, b) => {
     for (const k of keys) {
@@ -180,7 +180,7 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
 }
 
 /** The previous range's row for each current row: same non-time values, the time bucket at the same position. */
-function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels: string[], prevLabels: string[], metrics: ApiMetric[]) {
+function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels: string[], prevLabels: string[], metrics: QueryMetric[]) {
   const t = q.dimensions.findIndex((d) => d.kind === 'time');
   const key = (r: QueryRow) => r.dimensions.map((v, i) => (i === t ? '' : v)).join('\u0000');
   const prevAt = new Map(prevLabels.map((l, i) => [l, i]));
@@ -199,13 +199,18 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
 export async function runQuery(src: { engine?: Engine; db: Database; files: ParquetManifest }, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
   const { files } = src;
   const db = src.engine ?? duckdbEngine(src.db);
-  const run: Run = { q, db, goals };
   const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(src.db, files, site));
-  const base = { site, files, dialect: db.dialect };
+  return answerQuery(db, { site, files, dialect: db.dialect }, range, goals, q);
+}
+
+/** Run a parsed query over a resolved range: the reports' presets call this with the range they resolved. */
+export async function answerQuery(db: Runner, base: { site: ScopeSite; files: ParquetManifest; dialect?: Dialect }, range: Range, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
+  const run: Run = { q, db, goals };
   const strategy = strategyFor(q);
   // The chart report stops at 1,000 buckets (its contract); longer series are counted in parts.
-  const chartable = strategy.kind !== 'series' || bucketLabels(range, strategy.interval, MAX_TIME_LABELS).length <= CHART_BUCKETS;
-  if ((strategy.kind === 'totals' || strategy.kind === 'series') && chartable) return byReport(db, q, { ...base, range }, strategy.kind);
+  const interval = strategy.kind === 'series' || strategy.kind === 'revenue' ? strategy.interval : null;
+  const chartable = !interval || bucketLabels(range, interval, MAX_TIME_LABELS).length <= CHART_BUCKETS;
+  if ((strategy.kind === 'totals' || strategy.kind === 'series' || strategy.kind === 'revenue') && chartable) return byReport(db, q, { ...base, range }, strategy);
   if (strategy.kind === 'ranked') {
     const [b, totals] = await Promise.all([
       rankedReport(db, { ...base, range }, q),

@@ -1,23 +1,21 @@
-// The last 30 minutes (contract §8 realtime): visitors, pageviews and the pages being viewed.
+// The last 30 minutes (contract §8 realtime): visitors, pageviews and the pages being viewed. Two presets of
+// the query API (parse/presets.ts) over the realtime range, run by its own stages (reports/query.ts): a
+// realtime query counts its visitors on the events, who is active now (sql/query-parts.ts).
 import type { Runner } from '../sql/dialect.ts';
-import { planFor, type Scope } from '../plan/planner.ts';
-import { finish, selectMetrics } from '../sql/metrics.ts';
-import { one, rows } from '../run.ts';
-import { sql } from '../../storage/sql.ts';
+import type { Scope } from '../plan/planner.ts';
+import { realtimePresets } from '../parse/presets.ts';
+import { answerQuery } from './query.ts';
 
 const TOP_PAGES = 10;
 
 export async function realtime(db: Runner, scope: Scope) {
-  const src = planFor(db, scope).events();
-  const [t, pages] = await Promise.all([
-    one(db, sql`SELECT ${selectMetrics(['visitors', 'pageviews'], 'events')} FROM ${src}`),
-    rows(db, sql`SELECT path AS name, count(DISTINCT visitor_id) AS visitors FROM ${src}
-      WHERE event_type = 'pageview' GROUP BY ALL ORDER BY visitors DESC, name ASC NULLS LAST LIMIT ${TOP_PAGES}`),
-  ]);
-  const m = finish(['visitors', 'pageviews'], t);
+  const p = realtimePresets(scope.filters, TOP_PAGES);
+  const base = { site: scope.site, files: scope.files, dialect: scope.dialect };
+  const [totals, pages] = await Promise.all([answerQuery(db, base, scope.range, [], p.totals), answerQuery(db, base, scope.range, [], p.pages)]);
+  const [visitors, pageviews] = totals.results[0]!.metrics as number[];
   return {
-    visitors: m.visitors!,
-    pageviews: m.pageviews!,
-    pages: pages.map((p) => ({ name: (p.name as string | null) ?? '(none)', visitors: Number(p.visitors) })),
+    visitors: visitors!,
+    pageviews: pageviews!,
+    pages: pages.results.map((r) => ({ name: r.dimensions[0]!, visitors: r.metrics[0] as number })),
   };
 }

@@ -1,68 +1,58 @@
-// Revenue (contract §8): orders deduplicated by order_id, totals in the site's currency (no FX conversion),
-// every currency listed apart in by_currency, a zero-filled series, and the comparison period.
+// Revenue (contract §8): orders deduplicated by order_id (plan/orders-source.ts), totals in the site's currency
+// (no FX conversion), every currency listed apart in by_currency, a zero-filled series, and the comparison
+// period. The report is the preset of a revenue query (parse/presets.ts): POST /query asking revenue, orders
+// or average order value in total or per time bucket is answered here too (plan/query-strategy.ts), so both
+// give the same figures. Metrics come from the registry (sql/metrics.ts, table `orders`).
 import { dialectOf, type Runner } from '../sql/dialect.ts';
-import { planFor, type Plan, type Scope } from '../plan/planner.ts';
+import { planFor, type Scope } from '../plan/planner.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { changes } from './aggregate.ts';
-import { conversionRate, money } from '../sql/metrics.ts';
+import { averageOrderValue, conversionRate, finish, money, selectMetrics, type Metric } from '../sql/metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
 import { one, rows } from '../run.ts';
-import { sql, type Fragment } from '../../storage/sql.ts';
+import { frag, sql } from '../../storage/sql.ts';
 
-/**
- * One row per order: paid events in the scope (from the purchases registry when unfiltered), an order_id
- * counted at its first occurrence only — also when that occurrence lies before the range, so a resent
- * order never counts again.
- */
-function orders(plan: Plan): Fragment {
-  const { scope } = plan;
-  const paid = plan.paidEvents();
-  const earlier = plan.earlierOrders();
-  return sql`(SELECT ts, visitor_id, revenue::DOUBLE AS revenue, coalesce(upper(currency), ${scope.site.currency}) AS currency
-    FROM ${paid}
-    WHERE order_id IS NULL OR order_id NOT IN (${earlier})
-    QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY order_id ORDER BY ts) = 1)`;
-}
+const ORDER_METRICS = ['revenue', 'orders', 'purchasers'] as const satisfies Metric[];
 
-type Totals = { revenue: number; orders: number; average_order_value: number; purchasers: number; conversion_rate: number };
+export type RevenueTotals = { revenue: number; orders: number; average_order_value: number; purchasers: number; conversion_rate: number };
+/** A bucket's figures, revenue unrounded (a query's average order value is of the revenue as reported). */
+export type RevenuePoint = { date: string; revenue: number; orders: number };
 
 /**
  * One pass over the scope's orders: per currency (metrics, by_currency) and per local bucket and
  * currency (points), with the scope's visitors for the conversion rate alongside.
  */
-async function revenueOf(db: Runner, scope: Scope, interval: Interval) {
+export async function revenueOf(db: Runner, scope: Scope, interval: Interval) {
   const plan = planFor(db, scope);
   const d = dialectOf(scope);
   const [groups, v] = await Promise.all([
-    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, currency, revenue, orders, purchasers FROM (
-      SELECT ${bucketSql(interval, scope.range, 'ts', d)} AS b, currency, sum(revenue) AS revenue, count(*) AS orders,
-        count(DISTINCT visitor_id) AS purchasers
-      FROM ${orders(plan)} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
+    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, currency, ${frag(ORDER_METRICS.join(', '))} FROM (
+      SELECT ${bucketSql(interval, scope.range, 'ts', d)} AS b, currency, ${selectMetrics(ORDER_METRICS, 'orders')}
+      FROM ${plan.orders()} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
     plan.visitors('visits').then((q) => one(db, q)),
   ]);
   const cur = scope.site.currency;
   const perCurrency = groups.filter((g) => g.bucket === null);
-  const own = perCurrency.find((g) => g.currency === cur);
-  const revenue = money(own?.revenue ?? 0);
-  const count = Number(own?.orders ?? 0);
-  const purchasers = Number(own?.purchasers ?? 0);
-  const metrics: Totals = {
-    revenue,
-    orders: count,
-    average_order_value: count ? money(revenue / count) : 0,
-    purchasers,
-    conversion_rate: conversionRate(purchasers, Number(v?.visitors ?? 0)),
+  const own = finish(ORDER_METRICS, perCurrency.find((g) => g.currency === cur));
+  const metrics: RevenueTotals = {
+    revenue: own.revenue!,
+    orders: own.orders!,
+    average_order_value: averageOrderValue(own.revenue!, own.orders!),
+    purchasers: own.purchasers!,
+    conversion_rate: conversionRate(own.purchasers!, Number(v?.visitors ?? 0)),
   };
   const byBucket = new Map(groups.filter((g) => g.bucket !== null && g.currency === cur).map((g) => [g.bucket as string, g]));
+  const points: RevenuePoint[] = bucketLabels(scope.range, interval).map((date) => ({
+    date, revenue: Number(byBucket.get(date)?.revenue ?? 0), orders: Number(byBucket.get(date)?.orders ?? 0),
+  }));
   const byCurrency = perCurrency
     .map((g) => ({ currency: g.currency as string, revenue: money(g.revenue), orders: Number(g.orders) }))
     .sort((a, b) => b.revenue - a.revenue || a.currency.localeCompare(b.currency));
-  return { metrics, byBucket, byCurrency };
+  return { metrics, points, byCurrency };
 }
 
 export async function revenue(db: Runner, scope: Scope, compare: Comparison, interval: Interval) {
   const prevRange = comparisonRange(scope.range, compare);
-  const labels = bucketLabels(scope.range, interval);
   const [current, previous] = await Promise.all([
     revenueOf(db, scope, interval),
     prevRange ? revenueOf(db, { ...scope, range: prevRange }, interval) : Promise.resolve(null),
@@ -74,7 +64,7 @@ export async function revenue(db: Runner, scope: Scope, compare: Comparison, int
     previous: previous?.metrics ?? null,
     change: changes(current.metrics, previous?.metrics ?? null),
     interval,
-    points: labels.map((date) => ({ date, revenue: money(current.byBucket.get(date)?.revenue ?? 0), orders: Number(current.byBucket.get(date)?.orders ?? 0) })),
+    points: current.points.map((p) => ({ date: p.date, revenue: money(p.revenue), orders: p.orders })),
     by_currency: current.byCurrency,
   };
 }

@@ -37,6 +37,7 @@ export function clickhouseDialect(database: string): Dialect {
       if (!FORMATS.test(f)) throw new Error(`no ClickHouse format for ${f}`);
       return sql`formatDateTime(fromUnixTimestamp64Micro(${us}, 'UTC'), ${frag(`'${f}'`)})`;
     },
+    nullText: () => frag('CAST(NULL, \'Nullable(String)\')'),
     explode: (list) => sql`arrayJoin(${list})`,
     starExcept: (cols) => frag(`* EXCEPT (${cols.join(', ')})`),
     stored: (tbl, siteId, time, range) => {

@@ -45,6 +45,8 @@ export type Dialect = {
   monthStartMicros(micros: Fragment): Fragment;
   /** Microseconds of wall-clock time formatted with a strftime pattern (%Y %m %d %H only). */
   formatMicros(micros: Fragment, format: string): Fragment;
+  /** A NULL of the text type. */
+  nullText(): Fragment;
   /** One row per element of a list expression (a set-returning function in the SELECT list). */
   explode(list: Fragment): Fragment;
   /** `*` without the named columns. */
@@ -76,6 +78,7 @@ export const DUCKDB: Dialect = {
   cteOnce: (name) => `${name} AS MATERIALIZED`,
   monthStartMicros: (us) => sql`epoch_us(date_trunc('month', make_timestamp(${us})))`,
   formatMicros: (us, f) => sql`strftime(make_timestamp(${us}), ${f})`,
+  nullText: () => frag('NULL::VARCHAR'),
   explode: (list) => sql`unnest(${list})`,
   starExcept: (cols) => frag(`* EXCLUDE (${cols.join(', ')})`),
   stored: () => {

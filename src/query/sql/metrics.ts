@@ -6,18 +6,26 @@ import { frag, type Fragment } from '../../storage/sql.ts';
  * `counts`: the per-slot pageview and event counts (event_counts), for unfiltered scopes.
  * `marked`: events flagged first of their visitor / visit in range for the grouping (query/plan/marked-sources.ts).
  * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
+ * `orders`: one row per order, revenue as DOUBLE, currency upper-cased (query/plan/orders-source.ts).
+ * `completions`: one row per event and goal it completes, the goal as goal_name (query/plan/completions-source.ts).
  */
-export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'rollup';
+export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'rollup' | 'orders' | 'completions';
 
 type Def = { sql: Partial<Record<MetricTable, string>>; finish: (v: number | null) => number | null };
 
 const count = (v: number | null) => Math.round(v ?? 0);
 const whole = (v: number | null) => (v === null ? 0 : Math.round(v));
 const wholeOrNull = (v: number | null) => (v === null ? null : Math.round(v));
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+const cents = (v: number | null) => round(v ?? 0, 2);
+const raw = (v: number | null) => v ?? 0;
 
 const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
-  visitors: { sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)' }, finish: count },
+  visitors: {
+    sql: { visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)', completions: 'count(DISTINCT visitor_id)' },
+    finish: count,
+  },
   visits: { sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)' }, finish: count },
   pageviews: {
     sql: { visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "sum((event_type = 'pageview')::INTEGER)" },
@@ -31,6 +39,15 @@ const DEFS = {
   /** Over the reports attributed to a page (see plan/engagement-sources.ts). */
   time_on_page: { sql: { events: 'avg(time_on_page)', rollup: 'sum(top_sum) / nullif(sum(top_n), 0)' }, finish: wholeOrNull },
   scroll_depth: { sql: { events: 'avg(scroll_depth)', rollup: 'sum(sd_sum) / nullif(sum(sd_n), 0)' }, finish: wholeOrNull },
+  /** An order counts once (its first occurrence); in the currency of the rows counted. */
+  revenue: { sql: { orders: 'sum(revenue)' }, finish: cents },
+  orders: { sql: { orders: 'count(*)' }, finish: count },
+  /** Visitors who placed an order. */
+  purchasers: { sql: { orders: 'count(DISTINCT visitor_id)' }, finish: count },
+  /** Goal completions: an event completing two goals counts for each. */
+  conversions: { sql: { completions: 'count(*)' }, finish: count },
+  /** The revenue the completing events carry (every one, in any currency), unrounded: the goals report adds the goal's value. */
+  completion_revenue: { sql: { completions: 'coalesce(sum(revenue), 0)::DOUBLE' }, finish: raw },
 } satisfies Record<string, Def>;
 
 export type Metric = keyof typeof DEFS;
@@ -53,8 +70,6 @@ export function finish<M extends Metric>(ms: readonly M[], row: Record<string, a
   return out;
 }
 
-const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
-
 /** pageviews / visits, 2 decimals. */
 export const viewsPerVisit = (pageviews: number, visits: number) => (visits ? round(pageviews / visits, 2) : 0);
 
@@ -68,4 +83,7 @@ export const conversionRate = (converted: number, total: number) => (total ? rou
 export const change = (current: number | null, previous: number | null) =>
   previous === null || previous === 0 || current === null ? null : round((100 * (current - previous)) / previous, 1);
 
-export const money = (v: number | null) => round(v ?? 0, 2);
+export const money = cents;
+
+/** Revenue per order, of the revenue as reported (rounded to cents). */
+export const averageOrderValue = (revenue: number, orders: number) => (orders ? money(money(revenue) / orders) : 0);

@@ -5,19 +5,21 @@
 import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 import type { Scope } from '../plan/scope.ts';
 import { siteRows, type Plan } from '../plan/planner.ts';
-import type { ApiMetric } from '../parse/query-body.ts';
+import type { QueryMetric } from '../parse/query-parse.ts';
 import { isEventDim, type QueryDim } from '../parse/query-dimensions.ts';
 import type { SiteGoal } from '../parse/filter-tree.ts';
-import { anyGoalCondition, goalMatch, matchCondition, type MatchDef } from './goals-match.ts';
+import { anyGoalCondition, type MatchDef } from './goals-match.ts';
+import { metricSql, type Metric, type MetricTable } from './metrics.ts';
+import { siteCurrencyOrders } from '../plan/orders-source.ts';
 import { bucketSql, labelFormat } from './buckets.ts';
 import { iso } from '../parse/calendar.ts';
-import { dialectOf } from './dialect.ts';
+import { dialectOf, type Dialect } from './dialect.ts';
 
 /** How one query is counted: its scope's plan, dimensions, metrics, the goals of an event:goal dimension, the goals conversions count. */
 export type PartsInput = {
   plan: Plan;
   dims: QueryDim[];
-  metrics: ApiMetric[];
+  metrics: QueryMetric[];
   goals: SiteGoal[];
   conversionGoals: MatchDef[] | null;
   /** The plan of the same scope without its goal filters: the denominator of conversion_rate. */
@@ -26,7 +28,10 @@ export type PartsInput = {
 
 /** Raw columns a query's rows carry, from which query-run.ts finishes every metric. */
 export type RawColumn = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounce_rate' | 'visit_duration' | 'time_on_page' | 'scroll_depth'
-  | 'revenue' | 'orders' | 'conversions' | 'exits' | 'denominator';
+  | 'revenue' | 'orders' | 'conversions' | 'exits' | 'denominator' | 'completion_revenue';
+
+/** `metric AS name` from the metric registry (sql/metrics.ts). */
+const counted = (m: Metric, on: MetricTable) => `${metricSql(m, on)} AS ${m}`;
 
 /** Which relation a dimension is read from: visits, events, the engaged page of events, or visits by exit page. */
 type On = 'visits' | 'events' | 'engaged' | 'exits';
@@ -70,26 +75,20 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
     const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
     rel = sql`(SELECT e.*, v.${dialectOf(s).starExcept(['visit_id'])} FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
   }
-  if (dims.some((d) => d.kind === 'goal')) {
-    if (!goals.length) return sql`(SELECT *, NULL::VARCHAR AS goal_name FROM ${rel} WHERE false)`;
-    const names = join(goals.map((g) => sql`CASE WHEN ${matchCondition(goalMatch(g), dialectOf(s))} THEN ${g.name} END`), ', ');
-    rel = sql`(SELECT * FROM (SELECT *, ${dialectOf(s).explode(sql`[${names}]`)} AS goal_name FROM ${rel}) WHERE goal_name IS NOT NULL)`;
-  }
-  return rel;
+  return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
 }
 
-/** One row per order (an order_id counts at its first occurrence, also before the range), site currency only. */
-function ordersRel(plan: Plan, rel: Fragment, byGoal: boolean): Fragment {
-  const s = plan.scope;
-  const earlier = plan.earlierOrders();
-  const part = frag(byGoal ? 'order_id, goal_name' : 'order_id');
-  return sql`(SELECT * FROM (SELECT * FROM ${rel} WHERE revenue IS NOT NULL AND (order_id IS NULL OR order_id NOT IN (${earlier}))
-      QUALIFY order_id IS NULL OR row_number() OVER (PARTITION BY ${part} ORDER BY ts) = 1)
-    WHERE coalesce(upper(currency), ${s.site.currency}) = ${s.site.currency})`;
-}
+/** One row per order in the site's currency (plan/orders-source.ts), per goal too when grouped by goal. */
+const ordersRel = (plan: Plan, rel: Fragment, byGoal: boolean): Fragment => siteCurrencyOrders(plan.scope, plan.orders(rel, byGoal));
+
+/**
+ * Whether visitors and visits are counted on the events (with an event dimension) rather than the visits.
+ * Realtime counts who is active now: the visitors of the last 30 minutes' events, not of the visits begun in them.
+ */
+const eventsAreHome = (dims: QueryDim[], s: Scope) => dims.some(isEventDim) || s.range.period === 'realtime';
 
 /** The raw columns `metrics` need (derived metrics need their parts). */
-export function rawColumns(metrics: ApiMetric[]): Set<RawColumn> {
+export function rawColumns(metrics: QueryMetric[]): Set<RawColumn> {
   const need = new Set<RawColumn>();
   for (const m of metrics) {
     if (m === 'views_per_visit') need.add('pageviews').add('visits');
@@ -104,7 +103,7 @@ export function rawColumns(metrics: ApiMetric[]): Set<RawColumn> {
 
 /** The visitors a row's percentage is of: the scope's, counted on the table the rows are (as the reports do). */
 export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
-  return sql`SELECT count(DISTINCT visitor_id) AS visitors FROM ${dims.some(isEventDim) ? plan.events() : plan.visits()}`;
+  return sql`SELECT ${frag(counted('visitors', 'events'))} FROM ${eventsAreHome(dims, plan.scope) ? plan.events() : plan.visits()}`;
 }
 
 /**
@@ -114,7 +113,7 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
 /** A part with its time column (an integer bucket while grouping) as the bucket's label. */
-function labelled(part: Part, dims: QueryDim[], dialect: ReturnType<typeof dialectOf>): Part {
+function labelled(part: Part, dims: QueryDim[], dialect: Dialect): Part {
   const t = dims.findIndex((d) => d.kind === 'time');
   const d = dims[t];
   if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
@@ -130,7 +129,7 @@ function partsOf(q: PartsInput): Part[] {
   const { plan, dims } = q;
   const s = plan.scope;
   const need = rawColumns(q.metrics);
-  const eventHome = dims.some(isEventDim);
+  const eventHome = eventsAreHome(dims, s);
   const visitColumns = dims.some((d) => d.kind === 'column' && d.dim.level === 'visit');
   const all = dimNames(dims);
   const parts: Part[] = [];
@@ -141,26 +140,25 @@ function partsOf(q: PartsInput): Part[] {
   const home: string[] = [];
   const ev: string[] = [];
   if (eventHome) {
-    if (need.has('visitors')) ev.push('count(DISTINCT visitor_id) AS visitors');
-    if (need.has('visits')) ev.push('count(DISTINCT visit_id) AS visits');
+    if (need.has('visitors')) ev.push(counted('visitors', 'events'));
+    if (need.has('visits')) ev.push(counted('visits', 'events'));
   } else {
-    if (need.has('visitors')) home.push('count(DISTINCT visitor_id) AS visitors');
-    if (need.has('visits')) home.push('count(*) AS visits');
-    if (need.has('bounce_rate')) home.push('100 * avg(is_bounce::INTEGER) AS bounce_rate');
-    if (need.has('visit_duration')) home.push('avg(duration) AS visit_duration');
-    if (visitColumns && need.has('pageviews')) home.push('sum(pageviews) AS pageviews');
-    if (visitColumns && need.has('events')) home.push('sum(events) AS events');
+    for (const m of ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const) if (need.has(m)) home.push(counted(m, 'visits'));
+    if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', 'visits'));
+    if (visitColumns && need.has('events')) home.push(counted('events', 'visits'));
   }
   if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home), dims: all });
 
   // Counted on the events: pageviews and events (unless on visits above), conversions.
-  if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(`count(*) FILTER (WHERE event_type = 'pageview') AS pageviews`);
-  if (need.has('events') && (eventHome || !visitColumns)) ev.push('count(*) AS events');
+  if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(counted('pageviews', 'events'));
+  if (need.has('events') && (eventHome || !visitColumns)) ev.push(counted('events', 'events'));
   let conv: Fragment | null = null;
   if (need.has('conversions')) {
-    if (dims.some((d) => d.kind === 'goal')) ev.push('count(*) AS conversions');
+    if (dims.some((d) => d.kind === 'goal')) ev.push(counted('conversions', 'completions'));
     else conv = anyGoalCondition(q.conversionGoals ?? [], dialectOf(s));
   }
+  // The revenue of the completing events (the goals report's, beside the goal's value), with event:goal only.
+  if (need.has('completion_revenue') && dims.some((d) => d.kind === 'goal')) ev.push(counted('completion_revenue', 'completions'));
   if (ev.length === 1 && !conv && home.length && ev[0]!.endsWith(' AS pageviews')) {
     // Pageviews alone beside the visits' rows (a series): read only the pageviews.
     parts.push({ sql: grouped(events(), dims, 'events', s, ['count(*) AS pageviews'], frag(`event_type = 'pageview'`)), dims: all });
@@ -174,7 +172,7 @@ function partsOf(q: PartsInput): Part[] {
   // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages
   // report counts them; with other event dimensions (name, type, goal, props), of the visits holding a matching event.
   if (eventHome && (need.has('bounce_rate') || need.has('visit_duration'))) {
-    const quality = ['100 * avg(is_bounce::INTEGER) AS bounce_rate', 'avg(duration) AS visit_duration'];
+    const quality = [counted('bounce_rate', 'visits'), counted('visit_duration', 'visits')];
     if (dims.every((d) => !isEventDim(d) || (d.kind === 'column' && d.dim.companion !== undefined))) {
       parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, quality), dims: all, decorates: true });
     } else {
@@ -189,14 +187,14 @@ function partsOf(q: PartsInput): Part[] {
   // Time on page and scroll depth: the reports about a page arrive on the next pageview, which stores the page as engaged_path.
   if (need.has('time_on_page') || need.has('scroll_depth')) {
     parts.push({
-      sql: grouped(events(), dims, 'engaged', s, ['avg(time_on_page) AS time_on_page', 'avg(scroll_depth) AS scroll_depth'], frag('engaged_path IS NOT NULL')),
+      sql: grouped(events(), dims, 'engaged', s, [counted('time_on_page', 'events'), counted('scroll_depth', 'events')], frag('engaged_path IS NOT NULL')),
       dims: all,
       decorates: true,
     });
   }
 
   if (need.has('revenue') || need.has('orders')) {
-    parts.push({ sql: grouped(ordersRel(plan, events(), dims.some((d) => d.kind === 'goal')), dims, 'events', s, ['sum(revenue)::DOUBLE AS revenue', 'count(*) AS orders']), dims: all });
+    parts.push({ sql: grouped(ordersRel(plan, events(), dims.some((d) => d.kind === 'goal')), dims, 'events', s, [counted('revenue', 'orders'), counted('orders', 'orders')]), dims: all });
   }
 
   // Visits leaving on the page (event:page ↦ the visits' exit page).
