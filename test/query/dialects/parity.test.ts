@@ -69,6 +69,8 @@ const FUNNELS = [
 let duck: Side;
 let ch: Side;
 const WEEK = { period: '7d', date: '2025-10-26' };
+/** Each test asks both servers dozens of questions; a loaded machine (2 cores, shared) needs the room. */
+const SLOW = 240_000;
 const OCTOBER = { period: 'custom', from: '2025-10-01', to: '2025-10-31' };
 
 beforeAll(async () => {
@@ -116,7 +118,7 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
     const d = await sameGet('analytics/stats', WEEK);
     expect(d.metrics.visitors).toBeGreaterThan(0);
     expect(d.metrics.pageviews).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   test.each(FILTERS.map((f) => [JSON.stringify(f), f]))('stats and charts, every period, filters %s', async (_, filters) => {
     for (const p of PERIODS) {
@@ -125,7 +127,7 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
     }
     for (const interval of ['hour', 'day', 'week', 'month']) await sameGet('analytics/charts', { ...OCTOBER, filters, interval: interval === 'hour' ? 'day' : interval });
     await sameGet('analytics/charts', { period: 'day', date: '2025-10-26', filters, interval: 'hour' });
-  });
+  }, SLOW);
 
   test.each(FILTERS.map((f) => [JSON.stringify(f), f]))('every breakdown and dimension, filters %s', async (_, filters) => {
     for (const [endpoint, dims] of BREAKDOWNS) {
@@ -134,7 +136,7 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
       }
     }
     await sameGet('analytics/pages', { ...OCTOBER, filters, limit: 2, page: 2 });
-  });
+  }, SLOW);
 
   test.each(FILTERS.map((f) => [JSON.stringify(f), f]))('revenue and goals (every goal, its chart), filters %s', async (_, filters) => {
     for (const p of PERIODS) {
@@ -153,7 +155,7 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
         expect({ status: b.status, data: b.status === 200 ? strip(b) : b.body }).toEqual({ status: 200, data: strip(a) });
       }
     }
-  });
+  }, SLOW);
 
   test.each(FILTERS.map((f) => [JSON.stringify(f), f]))('funnels (every window), filters %s', async (_, filters) => {
     for (let i = 0; i < FUNNELS.length; i++) {
@@ -165,11 +167,11 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
         expect({ status: b.status, data: b.status === 200 ? strip(b) : b.body }).toEqual({ status: 200, data: strip(a) });
       }
     }
-  });
+  }, SLOW);
 
   test('realtime', async () => {
     await sameGet('analytics/realtime', {});
-  });
+  }, SLOW);
 
   const QUERIES: Record<string, unknown>[] = [
     { metrics: ['visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'] },
@@ -196,7 +198,7 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
     const [x, y] = await Promise.all([duck.post('query', b), ch.post('query', b)]);
     expect(x.status).toBe(200);
     expect({ status: y.status, body: y.body }).toEqual({ status: 200, body: x.body });
-  });
+  }, SLOW);
 
   test('visitors: the list (with lifetime goal completions), each timeline, each goal\'s completions', async () => {
     // Profile ids are each server's own; the rest is the same.
@@ -228,6 +230,5 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
         expect({ status: y.status, data: y.status === 200 ? mapped(y) : y.body }).toEqual({ status: 200, data: x.body.data });
       }
     }
-  });
-
+  }, SLOW);
 });
