@@ -47,8 +47,11 @@ const EnvSchema = z.object({
     .optional(),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
+  /** tables: ClickHouse's own tables (loaded by Tern); objects: the Parquet objects in STORAGE_URL, read with s3(). */
+  CLICKHOUSE_READ: z.enum(['tables', 'objects']).default('tables'),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier (letters, digits, _)').default('tern'),
 }).superRefine((c, ctx) => {
+  if (c.CLICKHOUSE_READ === 'objects' && !c.STORAGE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_READ'], message: 'objects needs STORAGE_URL' });
   if (c.ANALYTICS_ENGINE === 'clickhouse' && !c.CLICKHOUSE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'is required with ANALYTICS_ENGINE=clickhouse' });
   if (!c.STORAGE_URL) return;
   for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
@@ -90,7 +93,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   objectStorage: objectStorage(c),
   analyticsEngine: c.ANALYTICS_ENGINE,
   clickhouse: c.CLICKHOUSE_URL
-    ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE }
+    ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE, read: c.CLICKHOUSE_READ }
     : undefined,
 }));
 

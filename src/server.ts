@@ -86,14 +86,14 @@ export async function startServer(config: Config): Promise<Tern> {
   const parquet = new ParquetManifest(config.dataDir);
   await parquet.load(db);
   // Loaded only when configured: without CLICKHOUSE_URL no ClickHouse code is imported.
-  const clickhouse = config.clickhouse ? await (await import('./storage/clickhouse/store.ts')).openClickHouseStore(db, parquet, config.clickhouse) : undefined;
+  const clickhouse = config.clickhouse ? await (await import('./storage/clickhouse/store.ts')).openClickHouseStore(db, parquet, config.clickhouse, config.objectStorage) : undefined;
   const ctx: AppContext = {
     config,
     db,
     parquet,
     query: {
       db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids),
-      engine: config.analyticsEngine === 'clickhouse' && clickhouse ? (await import('./query/clickhouse-engine.ts')).clickhouseEngine(clickhouse) : undefined,
+      engine: config.analyticsEngine === 'clickhouse' && clickhouse ? (await import('./query/clickhouse-engine.ts')).clickhouseEngine(clickhouse, clickhouse.objects) : undefined,
     },
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },

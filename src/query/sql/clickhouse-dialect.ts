@@ -1,15 +1,21 @@
 // The ClickHouse dialect (ANALYTICS_ENGINE=clickhouse): ClickHouse's functions for what DuckDB spells
 // otherwise, and the `?` placeholders of a composed fragment rendered as typed `{pN:Type}` parameters.
 // FILTER (WHERE …) needs nothing here: ClickHouse rewrites it to its -If combinators itself.
-import { frag, ident, sql, type Fragment } from '../../storage/sql.ts';
+import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 import type { Param } from '../../storage/database.ts';
-import { TIME_COL } from '../../storage/parquet-layout.ts';
+import { TIME_COL, type Table } from '../../storage/parquet-layout.ts';
 import type { Dialect } from './dialect.ts';
 
 /** strftime's patterns Tern uses, which ClickHouse's formatDateTime spells the same (%Y %m %d %H). */
 const FORMATS = /^(%[YmdH]|[-: 0-9])*$/;
 
-export function clickhouseDialect(database: string): Dialect {
+/** Where ClickHouse reads Parquet objects instead of its tables (CLICKHOUSE_READ=objects): the listed files' URLs. */
+export type ObjectReads = {
+  urls(tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): string[];
+  credentials: { accessKeyId: string; secretAccessKey: string };
+};
+
+export function clickhouseDialect(database: string, objects?: ObjectReads): Dialect {
   const db = ident(database);
   const timestamp = (iso: string) => sql`parseDateTime64BestEffort(${iso}, 6, 'UTC')`;
   return {
@@ -43,7 +49,13 @@ export function clickhouseDialect(database: string): Dialect {
     stored: (tbl, siteId, time, range) => {
       const t = ident(TIME_COL[tbl] ?? time);
       const inRange = range ? sql` AND ${t} >= ${timestamp(range.fromUtc)} AND ${t} < ${timestamp(range.toUtc)}` : frag('');
-      return sql`(SELECT * FROM ${db}.${ident(tbl)} WHERE site_id = ${siteId}${inRange})`;
+      if (!objects) return sql`(SELECT * FROM ${db}.${ident(tbl)} WHERE site_id = ${siteId}${inRange})`;
+      // The site's listed objects overlapping the range, each read by s3() (URL and credentials bound);
+      // none listed: the table's shape, without rows.
+      const { accessKeyId, secretAccessKey } = objects.credentials;
+      const reads = objects.urls(tbl, siteId, range).map((u) => sql`SELECT * FROM s3(${u}, ${accessKeyId}, ${secretAccessKey}, 'Parquet')`);
+      if (!reads.length) return sql`(SELECT * EXCEPT (_file) FROM ${db}.${ident(tbl)} WHERE false)`;
+      return sql`(SELECT * FROM (${join(reads, ' UNION ALL ')}) WHERE site_id = ${siteId}${inRange})`;
     },
   };
 }

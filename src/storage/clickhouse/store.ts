@@ -6,12 +6,17 @@ import type { ParquetManifest } from '../parquet-layout.ts';
 import { openClickHouse, type ClickHouseOptions } from './client.ts';
 import { migrateClickHouse } from './schema.ts';
 import { ClickHouseMirror } from './mirror.ts';
+import { ObjectListing } from './object-listing.ts';
+import { ObjectStore, type ObjectStoreOptions } from '../object-store.ts';
 
-export type ClickHouseStore = { client: ClickHouseClient; database: string; mirror: ClickHouseMirror; close(): Promise<void> };
+/** `objects`: with CLICKHOUSE_READ=objects, the files listed in object storage, which queries read with s3(). */
+export type ClickHouseStore = { client: ClickHouseClient; database: string; mirror: ClickHouseMirror; objects?: ObjectListing; close(): Promise<void> };
 
-export async function openClickHouseStore(db: Database, parquet: ParquetManifest, o: ClickHouseOptions): Promise<ClickHouseStore> {
+export async function openClickHouseStore(db: Database, parquet: ParquetManifest, o: ClickHouseOptions & { read: 'tables' | 'objects' }, objectStorage?: ObjectStoreOptions): Promise<ClickHouseStore> {
   const client = openClickHouse(o, parquet.dataDir);
   await migrateClickHouse(client, db, o.database);
   const mirror = new ClickHouseMirror(db, parquet, client, o.database);
-  return { client, database: o.database, mirror, close: () => client.close() };
+  const objects = o.read === 'objects' && objectStorage ? new ObjectListing(new ObjectStore(objectStorage)) : undefined;
+  await objects?.start();
+  return { client, database: o.database, mirror, objects, close: async () => { objects?.stop(); await client.close(); } };
 }
