@@ -40,10 +40,12 @@ try {
   for (const [label, period, target] of [['Last 12 months', '12mo', 1500], ['Last 30 days', '30d', 500]] as const) {
     const url = `${srv.url}/sites/${meta.siteId}?period=${period}`;
     const page_: number[] = [], api: number[] = [], spreads: number[] = [];
-    let requests: string[] = [];
+    let requests: { url: string; method: string; body: string | null }[] = [];
     for (let run = 0; run <= RUNS; run++) {
-      const starts: { url: string }[] = [];
-      const onRequest = (r: import('playwright-core').Request) => { if (r.url().includes('/api/v1/') && !r.url().includes('/realtime')) starts.push({ url: r.url() }); };
+      const starts: { url: string; method: string; body: string | null }[] = [];
+      const onRequest = (r: import('playwright-core').Request) => {
+        if (r.url().includes('/api/v1/') && !r.url().includes('/realtime')) starts.push({ url: r.url(), method: r.method(), body: r.postData() });
+      };
       page.on('request', onRequest);
       await page.goto(url);
       // The page's own clock: navigation start → the first frame with every card, the chart and every panel filled.
@@ -51,8 +53,9 @@ try {
         && !document.querySelector('[aria-busy="true"]') && !document.querySelector('.skeleton') && performance.now(), undefined, { polling: 'raf', timeout: 60_000 });
       const elapsed = (await filled.jsonValue()) as number;
       page.off('request', onRequest);
-      const data = starts.filter((s) => /\/analytics\/|\/goals|\/funnels/.test(s.url));
-      if (run === 0) { requests = data.map((s) => s.url); continue; }
+      // The Properties panel's POST …/query requests (keys, then the values of one) are replayed with their bodies.
+      const data = starts.filter((s) => /\/analytics\/|\/goals|\/funnels|\/query$/.test(s.url));
+      if (run === 0) { requests = data; continue; }
       page_.push(elapsed);
       // When the page asked for its data (the Resource Timing clock): a waterfall would spread these out. The small
       // lists (sites, goals, funnels) are left out: their remembered copies are revalidated on purpose 1.5 s later.
@@ -60,7 +63,8 @@ try {
         .filter((r) => /\/analytics\/|\/goals\/stats|\/analysis/.test(r.name) && !r.name.includes('/realtime')).map((r) => r.startTime));
       spreads.push(asked.length ? Math.max(...asked) - Math.min(...asked) : 0);
       const a0 = performance.now();
-      await Promise.all(requests.map((u) => fetch(u, { headers: auth }).then((r) => r.arrayBuffer())));
+      await Promise.all(requests.map((q) => fetch(q.url, { method: q.method, body: q.body ?? undefined, headers: q.body ? { ...auth, 'content-type': 'application/json' } : auth })
+        .then((r) => r.arrayBuffer())));
       api.push(performance.now() - a0);
     }
     const ratio = p50(page_) / p50(api);

@@ -25,6 +25,12 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('.panel').length >= 6 && !document.querySelector('[aria-busy="true"]') && !!document.querySelector('.uplot'));
 }
 const card = (page: Page, key: string) => page.locator(`[data-metric="${key}"] .metric-value`);
+/** The card's text once it reads `want` (or after the wait, whatever it reads): a period change re-renders after
+ * the URL moves, and under load `settled` can look before the new request has even marked the page busy. */
+async function cardText(page: Page, key: string, want: string): Promise<string | null> {
+  await page.waitForFunction(([k, w]) => document.querySelector(`[data-metric="${k}"] .metric-value`)?.textContent === w, [key, want] as const, { timeout: 20_000 }).catch(() => {});
+  return card(page, key).textContent();
+}
 /** Waits until `selector` matches at least `n` elements (a count read at once races the rendering under load). */
 const atLeast = (page: Page, selector: string, n: number) =>
   page.waitForFunction(([sel, min]) => document.querySelectorAll(sel as string).length >= (min as number), [selector, n] as const);
@@ -57,9 +63,9 @@ describe('site dashboard', () => {
     await page.goto(base);
     await settled(page);
     const api = await stats('period=30d');
-    expect(await card(page, 'visitors').textContent()).toBe(String(api.metrics.visitors));
-    expect(await card(page, 'pageviews').textContent()).toBe(String(api.metrics.pageviews));
-    expect(await card(page, 'bounce_rate').textContent()).toBe(`${api.metrics.bounce_rate}%`);
+    { const want = String(api.metrics.visitors); expect(await cardText(page, 'visitors', want)).toBe(want); }
+    { const want = String(api.metrics.pageviews); expect(await cardText(page, 'pageviews', want)).toBe(want); }
+    { const want = `${api.metrics.bounce_rate}%`; expect(await cardText(page, 'bounce_rate', want)).toBe(want); }
     const pages = page.locator('section[aria-label="Top pages"]');
     await expect(pages.getByRole('button', { name: '/pricing' }).isVisible()).resolves.toBe(true);
     await page.locator('section[aria-label="Locations"] .bar-label').first().waitFor();
@@ -79,12 +85,12 @@ describe('site dashboard', () => {
     await page.getByRole('button', { name: /^Last 7 days/ }).click();
     await page.waitForURL(/period=7d/);
     await settled(page);
-    expect(await card(page, 'visitors').textContent()).toBe(String((await stats('period=7d')).metrics.visitors));
+    { const want = String((await stats('period=7d')).metrics.visitors); expect(await cardText(page, 'visitors', want)).toBe(want); }
     await page.getByRole('button', { name: 'Previous period' }).click();
     await page.waitForURL(/period=7d&date=\d{4}-\d{2}-\d{2}/);
     const date = new URL(page.url()).searchParams.get('date')!;
     await settled(page);
-    expect(await card(page, 'visitors').textContent()).toBe(String((await stats(`period=7d&date=${date}`)).metrics.visitors));
+    { const want = String((await stats(`period=7d&date=${date}`)).metrics.visitors); expect(await cardText(page, 'visitors', want)).toBe(want); }
     await page.keyboard.press('ArrowRight');
     await page.waitForURL((u) => u.searchParams.get('period') === '7d' && !u.searchParams.has('date'));
     await page.getByLabel('Comparison').selectOption('year');
@@ -128,7 +134,7 @@ describe('site dashboard', () => {
     await page.waitForURL(/f=page%7Cis%7C%2Fpricing/);
     await settled(page);
     const filtered = await stats(`period=30d&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'page', operator: 'is', value: '/pricing' }]))}`);
-    expect(await card(page, 'visitors').textContent()).toBe(String(filtered.metrics.visitors));
+    { const want = String(filtered.metrics.visitors); expect(await cardText(page, 'visitors', want)).toBe(want); }
     await expect(page.getByRole('group', { name: 'Filters' }).textContent()).resolves.toContain('/pricing');
     await page.getByRole('button', { name: 'Remove filter Page' }).click();
     await page.waitForURL((u) => !u.searchParams.has('f'));

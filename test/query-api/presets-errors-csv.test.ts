@@ -100,6 +100,7 @@ const MALFORMED: [unknown, string][] = [
   [{ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:source', 'visit:os', 'visit:city', 'visit:device'] }, 'dimensions'],
   [{ metrics: ['visitors'], date_range: '7d', dimensions: ['time:day', 'time:hour'] }, 'dimensions[1]'],
   [{ metrics: ['visitors'], date_range: '7d', dimensions: ['event:props:'] }, 'dimensions[0]'],
+  [{ metrics: ['visitors'], date_range: '7d', filters: [['is', 'event:props', ['plan']]] }, 'filters[0][1]'],
   [{ metrics: ['visitors'], date_range: '7d', filters: [['is', 'visit:colour', ['red']]] }, 'filters[0][1]'],
   [{ metrics: ['visitors'], date_range: '7d', filters: ['and', [['is', 'visit:country', ['DE']], ['equals', 'event:page', ['/']]]] }, 'filters[1][1][0]'],
   [{ metrics: ['visitors'], date_range: '7d', filters: [['is', 'visit:country', []]] }, 'filters[0][2]'],

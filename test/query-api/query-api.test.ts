@@ -49,6 +49,15 @@ describe('metrics', () => {
 
   test('a custom property breakdown', async () => {
     expect(await f.table({ metrics: ['visitors', 'events'], dimensions: ['event:props:plan'] })).toEqual([['(none)', 5, 16], ['pro', 1, 1]]);
+    // is_not "(none)" keeps the events that carry the key (what the dashboard's Properties panel asks).
+    expect(await f.table({ metrics: ['visitors', 'events'], dimensions: ['event:props:plan'], filters: [['is_not', 'event:props:plan', ['(none)']]] })).toEqual([['pro', 1, 1]]);
+  });
+
+  test('the property keys present in the range (event:props), alone and beside another dimension', async () => {
+    // One event carries properties ({plan: pro}); an event without properties has no key row.
+    expect(await f.table({ metrics: ['visitors', 'events', 'bounce_rate'], dimensions: ['event:props'] })).toEqual([['plan', 1, 1, expect.any(Number)]]);
+    const byDay = await f.table({ metrics: ['events'], dimensions: ['event:props', 'time:day'] });
+    expect(byDay.map((r: any[]) => [r[0], r[2]])).toEqual([['plan', 1]]);
   });
 });
 

@@ -69,7 +69,9 @@ export function createClient(opts: ClientOptions = {}) {
       list: (orgId: string) => get<{ sites: T.Site[] }>(`${org(orgId)}/sites`),
       get: (orgId: string, siteId: string) => get<T.Site>(site(orgId, siteId)),
       create: (orgId: string, body: { domain: string; name?: string; timezone?: string; currency?: string }) => call<T.Site>('POST', `${org(orgId)}/sites`, body),
-      patch: (orgId: string, siteId: string, body: { name?: string; timezone?: string; currency?: string }) => call<T.Site>('PATCH', site(orgId, siteId), body),
+      patch: (orgId: string, siteId: string, body: { name?: string; timezone?: string; currency?: string; retention_months?: number | null }) => call<T.Site>('PATCH', site(orgId, siteId), body),
+      /** The export's URL: fetched by the browser as a download (streamed to disk), with the session cookie. */
+      exportUrl: (orgId: string, siteId: string, q: { table: string; format: string; from: string; to: string }) => `/api/v1${site(orgId, siteId)}/export?${new URLSearchParams(q)}`,
       remove: (orgId: string, siteId: string) => call<{ id: string }>('DELETE', site(orgId, siteId)),
     },
     analytics: {
@@ -78,6 +80,7 @@ export function createClient(opts: ClientOptions = {}) {
       charts: (o: string, s: string, q: Query, sig?: AbortSignal) => get<T.Chart>(`${site(o, s)}/analytics/charts`, q, sig),
       revenue: (o: string, s: string, q: Query, sig?: AbortSignal) => get<T.Revenue>(`${site(o, s)}/analytics/revenue`, q, sig),
       breakdown: (o: string, s: string, endpoint: string, q: Query, sig?: AbortSignal) => get<T.Breakdown>(`${site(o, s)}/analytics/${endpoint}`, q, sig),
+      query: (o: string, s: string, body: T.QueryBody, sig?: AbortSignal) => call<T.QueryAnswer>('POST', `${site(o, s)}/query`, body, undefined, sig),
     },
     goals: {
       list: (o: string, s: string, includeArchived = false) => get<{ goals: T.Goal[] }>(`${site(o, s)}/goals`, { include_archived: includeArchived || undefined }),

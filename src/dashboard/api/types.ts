@@ -2,7 +2,7 @@
 export type User = { id: string; email: string; name: string | null; created_at: string };
 export type Org = { id: string; name: string; plan: 'maker' | 'startup' | 'agency'; role?: string; created_at?: string };
 export type Me = { user: User; organizations: Org[] };
-export type Site = { id: string; public_id: string; domain: string; name: string; timezone: string; currency: string; created_at: string };
+export type Site = { id: string; public_id: string; domain: string; name: string; timezone: string; currency: string; created_at: string; retention_months?: number | null };
 export type Range = { from: string; to: string; timezone: string };
 export type Totals = { visitors: number; visits: number; pageviews: number; views_per_visit: number; bounce_rate: number; visit_duration: number; events: number };
 export type Stats = { range: Range; metrics: Totals; previous: Totals | null; change: Record<keyof Totals, number | null> };
@@ -38,3 +38,8 @@ export type ApiKey = { id: string; name: string; scopes: string[]; key_preview: 
 export type SharedLink = { id: string; name: string | null; token?: string; url?: string; token_preview?: string; has_password: boolean; created_at: string };
 export type ShareInfo = { site: Pick<Site, 'id' | 'name' | 'domain' | 'timezone' | 'currency'>; organization_id: string; password_required: boolean };
 export type Filter = { dimension: string; operator: 'is' | 'is_not' | 'contains' | 'not_contains' | 'matches' | 'not_matches'; value: string };
+export type QueryBody = {
+  metrics: string[]; date_range: string | [string, string]; date?: string; dimensions?: string[]; filters?: unknown[];
+  order_by?: [string, 'asc' | 'desc'][]; pagination?: { limit?: number; offset?: number };
+};
+export type QueryAnswer = { results: { dimensions: string[]; metrics: number[] }[]; meta: { range: Range; total_rows: number } };

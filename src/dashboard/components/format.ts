@@ -14,11 +14,16 @@ export function fmtDuration(seconds: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * Every amount on every page (cards, chart, goals, visitors, shared views) goes through this one rule: cents only
+ * when there are any ($196, $49.50, $1,225), so the same sum never reads two ways.
+ */
 export function fmtMoney(n: number, currency: string): string {
+  const cents = Math.round(n * 100) % 100 !== 0;
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, maximumFractionDigits: n >= 1000 ? 0 : 2 }).format(n);
+    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: cents ? 2 : 0, maximumFractionDigits: cents ? 2 : 0 }).format(n);
   } catch {
-    return `${n.toFixed(2)} ${currency}`;
+    return `${cents ? n.toFixed(2) : Math.round(n)} ${currency}`;
   }
 }
 

@@ -52,6 +52,7 @@ function leaf(raw: unknown[], path: string, ctx: Ctx): FilterNode {
   const d = queryDimension(name);
   if (typeof d === 'string') throw bad(`${path}[1]`, d);
   if (d.kind === 'time') throw bad(`${path}[1]`, `time dimensions cannot be filtered: use date_range`);
+  if (d.kind === 'prop_key') throw bad(`${path}[1]`, `event:props lists property keys and cannot be filtered: filter by event:props:<key> (is_not "(none)" keeps the events that carry the key)`);
   if (ctx.inHasDone && d.kind === 'column' && d.dim.level === 'visit') throw bad(`${path}[1]`, `has_done tests events: use an event: dimension`);
   if (!Array.isArray(values) || values.length === 0) throw bad(`${path}[2]`, 'expected a non-empty list of values');
   if (values.length > MAX_VALUES) throw bad(`${path}[2]`, `at most ${MAX_VALUES} values`);

@@ -17,7 +17,7 @@ export const TIME_DIMENSIONS = ['hour', 'day', 'week', 'month'] as const;
 export const DATE_RANGES = ['day', '7d', '30d', 'month', '12mo', 'year', 'all', 'realtime'] as const;
 export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;
 
-const Dimension = z.string().describe('visit:<name>, event:page|hostname|name|type|goal, event:props:<key>, or time:hour|day|week|month');
+const Dimension = z.string().describe('visit:<name>, event:page|hostname|name|type|goal, event:props:<key> (a custom property\'s values), event:props (the property keys the events carry: an event counts under each of its keys; a dimension only, not a filter), or time:hour|day|week|month');
 const Leaf = z.tuple([z.enum(FILTER_OPERATORS), Dimension, z.array(z.string()).min(1)]).describe('[operator, dimension, values]: any value may match');
 const Filter: z.ZodType<unknown> = z.lazy(() =>
   z.union([

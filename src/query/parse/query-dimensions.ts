@@ -7,18 +7,22 @@ import type { Interval } from '../sql/buckets.ts';
 export type QueryDim =
   | { name: string; kind: 'column'; dim: Dimension }
   | { name: string; kind: 'prop'; key: string }
+  /** event:props: the keys of the custom properties an event carries (an event counts under each of its keys). */
+  | { name: string; kind: 'prop_key' }
   | { name: string; kind: 'goal' }
   | { name: string; kind: 'time'; interval: Interval };
 
 /** event:name and event:type are stored as event_name and event_type. */
 const EVENT_COLUMNS: Record<string, string> = { page: 'page', hostname: 'hostname', name: 'event_name', type: 'event_type' };
 const PROPS = 'event:props:';
+const PROP_KEYS = 'event:props';
 const MAX_KEY = 300;
 
 /** The dimension named `name`, or a reason it is not one. */
 export function queryDimension(name: unknown): QueryDim | string {
   if (typeof name !== 'string') return 'expected a dimension name (string)';
   const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  if (name === PROP_KEYS) return { name, kind: 'prop_key' };
   if (name.startsWith(PROPS)) {
     const key = name.slice(PROPS.length);
     if (!key) return `'${PROPS}' needs a property key, e.g. ${PROPS}plan`;
@@ -33,5 +37,5 @@ export function queryDimension(name: unknown): QueryDim | string {
   return `unknown dimension '${shown}'`;
 }
 
-/** Event-level: counted per event (page, hostname, name, type, goal, props), not per visit. */
-export const isEventDim = (d: QueryDim) => d.kind === 'prop' || d.kind === 'goal' || (d.kind === 'column' && d.dim.level === 'event');
+/** Event-level: counted per event (page, hostname, name, type, goal, props and their keys), not per visit. */
+export const isEventDim = (d: QueryDim) => d.kind === 'prop' || d.kind === 'prop_key' || d.kind === 'goal' || (d.kind === 'column' && d.dim.level === 'event');

@@ -44,6 +44,7 @@ function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
   if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts', dialectOf(s));
   if (d.kind === 'prop') return sql`coalesce(${dialectOf(s).prop(d.key)}, '(none)')`;
   if (d.kind === 'goal') return frag('goal_name');
+  if (d.kind === 'prop_key') return frag('prop_key');
   const dim = d.dim;
   let col = dim.column;
   if (on === 'visits' || on === 'exits') col = dim.name === 'page' ? (on === 'exits' ? 'exit_page' : 'entry_page') : dim.level === 'event' ? dim.companion! : dim.column;
@@ -65,7 +66,8 @@ function grouped(rel: Fragment, dims: QueryDim[], on: On, s: Scope, aggregates: 
 
 /**
  * The scope's events with what the dimensions need beside their own columns: the visit's attributes that
- * not every event carries (vd_<column>), and for event:goal one row per goal each event completes.
+ * not every event carries (vd_<column>), for event:props one row per property key the event carries (none
+ * for an event without properties), and for event:goal one row per goal each event completes.
  */
 function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
   const s = plan.scope;
@@ -75,6 +77,7 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
     const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
     rel = sql`(SELECT e.*, v.${dialectOf(s).starExcept(['visit_id'])} FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
   }
+  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel})`;
   return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
 }
 

@@ -29,7 +29,7 @@ export function AnnotationsSection({ orgId, siteId, today }: { orgId: string; si
       <h2 id="annotations-title">Annotations</h2>
       <form class="inline-form" onSubmit={add}>
         <div class="field"><label for="annotation-date">Date</label><input id="annotation-date" name="date" type="date" required defaultValue={today} /></div>
-        <div class="field"><label for="annotation-text">Note</label><input id="annotation-text" name="text" type="text" required maxLength={500} placeholder="Launched the new pricing page" /></div>
+        <div class="field wide"><label for="annotation-text">Note</label><input id="annotation-text" name="text" type="text" required maxLength={500} placeholder="Launched the new pricing page" /></div>
         <button type="submit" class="btn btn-primary">Add note</button>
       </form>
       {(error || list.error) && <div class="alert spaced" role="alert">{error || list.error}</div>}

@@ -1,4 +1,4 @@
-// /sites/:id/settings: general, goals, funnels, annotations, shared links, and deletion with a typed confirmation.
+// /sites/:id/settings: general (with retention), goals, funnels, annotations, shared links, data export, and deletion with a typed confirmation.
 import { useState } from 'preact/hooks';
 import { Confirm } from '../../components/confirm.tsx';
 import { todayIn } from '../../components/dates.ts';
@@ -9,11 +9,12 @@ import { api, org } from '../../state/session.ts';
 import { useSite } from '../site/use-site.ts';
 import { AnnotationsSection } from './annotations-section.tsx';
 import { FunnelsSection } from './funnels-section.tsx';
+import { ExportSection } from './export-section.tsx';
 import { GeneralSection } from './general-section.tsx';
 import { GoalsSection } from './goals-section.tsx';
 import { SharedLinksSection } from './shared-links-section.tsx';
 
-const TOC: [string, string][] = [['general', 'General'], ['snippet', 'Snippet'], ['goals', 'Goals'], ['funnels', 'Funnels'], ['annotations', 'Annotations'], ['shared-links', 'Shared links'], ['danger', 'Delete site']];
+const TOC: [string, string][] = [['general', 'General'], ['snippet', 'Snippet'], ['goals', 'Goals'], ['funnels', 'Funnels'], ['annotations', 'Annotations'], ['shared-links', 'Shared links'], ['export', 'Export data'], ['danger', 'Delete site']];
 
 export function SiteSettingsPage({ params }: { params: string[] }) {
   const { site, error, reload } = useSite(params[0]!);
@@ -34,6 +35,7 @@ export function SiteSettingsPage({ params }: { params: string[] }) {
           <FunnelsSection orgId={orgId} siteId={site.id} />
           <AnnotationsSection orgId={orgId} siteId={site.id} today={todayIn(site.timezone)} />
           <SharedLinksSection orgId={orgId} siteId={site.id} />
+          <ExportSection orgId={orgId} siteId={site.id} today={todayIn(site.timezone)} />
           <section class="card danger-zone" id="danger" aria-labelledby="danger-title">
             <h2 id="danger-title">Delete site</h2>
             <p>Deleting {site.domain} removes its settings and every event recorded for it. This cannot be undone.</p>

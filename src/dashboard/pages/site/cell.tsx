@@ -1,5 +1,5 @@
 // One value of a breakdown column, formatted by its kind.
-import { fmtDuration, fmtFull, fmtNumber, fmtPercent } from '../../components/format.ts';
+import { fmtDuration, fmtFull, fmtMoney, fmtNumber, fmtPercent } from '../../components/format.ts';
 import type { Column } from './panel-defs.ts';
 
 export function cellText(c: Column, v: unknown, exact = false): string {
@@ -7,5 +7,6 @@ export function cellText(c: Column, v: unknown, exact = false): string {
   const n = Number(v);
   if (c.kind === 'duration') return fmtDuration(n);
   if (c.kind === 'percent' || c.kind === 'share') return fmtPercent(n);
+  if (c.kind === 'money') return fmtMoney(n, c.currency ?? 'USD');
   return exact ? fmtFull(n) : fmtNumber(n);
 }

@@ -15,6 +15,7 @@ import { loadUPlot, MainChart } from './main-chart.tsx';
 import { MetricCards } from './metric-cards.tsx';
 import { BreakdownPanel } from './panel.tsx';
 import { PANELS } from './panel-defs.ts';
+import { PropertiesPanel } from './properties-panel.tsx';
 import { readView, setParams, setPeriod } from './query-state.ts';
 import type { Scope } from './scope.ts';
 import { TopBar } from './top-bar.tsx';
@@ -87,7 +88,9 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
       <div class="panels">
         {PANELS.map((def) => <BreakdownPanel scope={scope} view={view} def={def} />)}
         <GoalsPanel scope={scope} view={view} stats={goalStats} goals={goals.data?.goals} />
-        <FunnelsPanel scope={scope} view={view} funnels={funnels.data?.funnels} error={funnels.error} />
+        {/* Shared links cannot call POST …/query (access/share-reach.ts), which the Properties panel reads. */}
+        {!scope.shared && <PropertiesPanel scope={scope} view={view} />}
+        <FunnelsPanel scope={scope} view={view} funnels={funnels.data?.funnels} error={funnels.error} wide={scope.shared} />
       </div>
     </div>
   );

@@ -1,22 +1,27 @@
 // "Details" of a panel tab: up to 1000 rows with search, sorting by any column, paging, and a CSV of what it shows.
+// The rows come from the tab's breakdown report, or from `load` (the Properties panel's query-API rows).
 import { useMemo, useState } from 'preact/hooks';
 import type { Row } from '../../api/types.ts';
 import { downloadCsv } from '../../components/csv.ts';
 import { Modal } from '../../components/modal.tsx';
 import { useData } from '../../components/use-data.ts';
 import { cellText } from './cell.tsx';
-import { detailColumns, type Tab } from './panel-defs.ts';
+import { detailColumns, type Column, type Tab } from './panel-defs.ts';
 import type { ViewState } from './query-state.ts';
 import type { Scope } from './scope.ts';
 
 const PAGE = 20;
 
-export function DetailsModal({ scope, view, tab, onClose, onPick }: { scope: Scope; view: ViewState; tab: Tab; onClose: () => void; onPick: (r: Row) => void }) {
-  const cols = detailColumns(tab);
+export function DetailsModal({ scope, view, tab, onClose, onPick, load, columns }: {
+  scope: Scope; view: ViewState; tab: Tab; onClose: () => void; onPick: (r: Row) => void;
+  load?: (limit: number, signal: AbortSignal) => Promise<Row[]>; columns?: Column[];
+}) {
+  const cols = columns ?? detailColumns(tab);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: 'visitors', desc: true });
   const [page, setPage] = useState(0);
-  const res = useData((signal) => scope.api.analytics.breakdown(scope.orgId, scope.site.id, tab.endpoint, { ...view.api, dimension: tab.dimension, limit: 1000 }, signal), [tab.id, view.api.filters, view.api.period, view.api.date, view.api.from, view.api.to]);
+  const res = useData((signal) => (load ? load(1000, signal).then((results) => ({ results }))
+    : scope.api.analytics.breakdown(scope.orgId, scope.site.id, tab.endpoint, { ...view.api, dimension: tab.dimension, limit: 1000 }, signal)), [tab.id, view.api.filters, view.api.period, view.api.date, view.api.from, view.api.to]);
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     const list = (res.data?.results ?? []).filter((r) => !q || (r.label ?? r.name).toLowerCase().includes(q));

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Filter, Goal } from '../../api/types.ts';
 import { Modal } from '../../components/modal.tsx';
-import { DIMENSION_LABELS } from './panel-defs.ts';
+import { dimensionLabel } from './panel-defs.ts';
 import { setFilters, type ViewState } from './query-state.ts';
 
 const OPS: [Filter['operator'], string][] = [['is', 'is'], ['is_not', 'is not'], ['contains', 'contains'], ['not_contains', 'does not contain'], ['matches', 'matches'], ['not_matches', 'does not match']];
@@ -16,7 +16,7 @@ function EditFilter({ filter, onSave, onClose }: { filter: Filter; onSave: (f: F
     if (value) onSave({ ...filter, operator: f.get('operator') as Filter['operator'], value });
   };
   return (
-    <Modal title={`Filter by ${DIMENSION_LABELS[filter.dimension] ?? filter.dimension}`} onClose={onClose}>
+    <Modal title={`Filter by ${dimensionLabel(filter.dimension)}`} onClose={onClose}>
       <form onSubmit={submit}>
         <div class="field"><label for="filter-op">Operator</label>
           <select id="filter-op" name="operator" defaultValue={filter.operator}>{OPS.map(([v, l]) => <option value={v} selected={v === filter.operator}>{l}</option>)}</select></div>
@@ -42,10 +42,10 @@ export function FilterBar({ view, goals }: { view: ViewState; goals?: Goal[] }) 
     <div class="filters" role="group" aria-label="Filters">
       {view.filters.map((f, i) => (
         <span class="chip">
-          <button type="button" class="chip-edit" onClick={() => setEditing(i)} aria-label={`Edit filter ${DIMENSION_LABELS[f.dimension] ?? f.dimension} ${opLabel(f.operator)} ${valueText(f)}`}>
-            <span class="muted">{DIMENSION_LABELS[f.dimension] ?? f.dimension}</span> {opLabel(f.operator)} <strong>{valueText(f)}</strong>
+          <button type="button" class="chip-edit" onClick={() => setEditing(i)} aria-label={`Edit filter ${dimensionLabel(f.dimension)} ${opLabel(f.operator)} ${valueText(f)}`}>
+            <span class="muted">{dimensionLabel(f.dimension)}</span> {opLabel(f.operator)} <strong>{valueText(f)}</strong>
           </button>
-          <button type="button" class="chip-remove" aria-label={`Remove filter ${DIMENSION_LABELS[f.dimension] ?? f.dimension}`} onClick={() => setFilters(view.filters.filter((_, j) => j !== i))}>×</button>
+          <button type="button" class="chip-remove" aria-label={`Remove filter ${dimensionLabel(f.dimension)}`} onClick={() => setFilters(view.filters.filter((_, j) => j !== i))}>×</button>
         </span>
       ))}
       {view.filters.length > 1 && <button type="button" class="btn btn-sm btn-ghost" onClick={() => setFilters([])}>Clear all</button>}

@@ -1,6 +1,6 @@
 // The breakdown panels and their tabs: which API endpoint and dimension each tab reads, the filter a row click
 // adds, and the columns it shows.
-export type Column = { key: string; label: string; kind: 'number' | 'percent' | 'duration' | 'share' };
+export type Column = { key: string; label: string; kind: 'number' | 'percent' | 'duration' | 'share' | 'money'; currency?: string };
 export type Tab = { id: string; label: string; endpoint: string; dimension: string; filter: string; title: string; columns: Column[] };
 export type PanelDef = { id: string; title: string; tabs: Tab[] };
 
@@ -66,3 +66,6 @@ export const DIMENSION_LABELS: Record<string, string> = {
   utm_content: 'UTM content', country: 'Country', region: 'Region', city: 'City', browser: 'Browser', browser_version: 'Browser version',
   os: 'OS', os_version: 'OS version', device: 'Screen size', screen: 'Screen', event_name: 'Event', goal: 'Goal',
 };
+
+/** A filter's dimension as a person reads it (`prop:<key>` is a custom property). */
+export const dimensionLabel = (d: string) => (d.startsWith('prop:') ? `Property ${d.slice(5)}` : DIMENSION_LABELS[d] ?? d);

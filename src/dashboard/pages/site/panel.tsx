@@ -7,17 +7,18 @@ import type { Row } from '../../api/types.ts';
 import { useData } from '../../components/use-data.ts';
 import { cellText } from './cell.tsx';
 import { DetailsModal } from './details-modal.tsx';
-import type { PanelDef, Tab } from './panel-defs.ts';
+import type { Column, PanelDef, Tab } from './panel-defs.ts';
 import { addFilter, setParams, type ViewState } from './query-state.ts';
 import type { Scope } from './scope.ts';
 
 const CountryMap = lazy(() => import('./country-map.tsx').then((m) => ({ default: m.CountryMap })));
 
-export function PanelFrame({ title, tabs, active, onTab, children, footer, busy }: {
-  title: string; tabs?: { id: string; label: string }[]; active?: string; onTab?: (id: string) => void; children: ComponentChildren; footer?: ComponentChildren; busy?: boolean;
+/** `wide`: spans the grid's row, as tall as its content (a short list would leave half a row empty beside a tall panel). */
+export function PanelFrame({ title, tabs, active, onTab, children, footer, busy, wide }: {
+  title: string; tabs?: { id: string; label: string }[]; active?: string; onTab?: (id: string) => void; children: ComponentChildren; footer?: ComponentChildren; busy?: boolean; wide?: boolean;
 }) {
   return (
-    <section class="panel card" aria-label={title} aria-busy={busy ? 'true' : undefined}>
+    <section class={`panel card${wide ? ' panel-wide' : ''}`} aria-label={title} aria-busy={busy ? 'true' : undefined}>
       <div class="panel-head">
         <h2>{title}</h2>
         {tabs && (
@@ -35,7 +36,7 @@ export function PanelFrame({ title, tabs, active, onTab, children, footer, busy 
 }
 
 export function Bars({ rows, title, columns, onPick, valueKey = 'visitors' }: {
-  rows: (Row & Record<string, any>)[]; title: string; columns: { key: string; label: string; kind: any }[]; onPick?: (r: Row) => void; valueKey?: string;
+  rows: (Row & Record<string, any>)[]; title: string; columns: Column[]; onPick?: (r: Row) => void; valueKey?: string;
 }) {
   const max = Math.max(1, ...rows.map((r) => Number(r[valueKey]) || 0));
   return (
