@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateEvents, type ImportEvent } from './generate.ts';
+import { importRate } from './import-rate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
 
@@ -19,7 +19,6 @@ const EVENTS = Number(args.events);
 const LINES = Number(args.lines);
 const TARGET = 30_000;
 const DATA_DIR = join(import.meta.dir, 'out', `import-data-${EVENTS}`);
-const GAP_MS = 30 * 60_000;
 /** A row per million stored; per tenth of the run when it is shorter than 10M. */
 const STEP = Math.min(1_000_000, Math.max(LINES, Math.round(EVENTS / 10)));
 
@@ -28,56 +27,19 @@ const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: a
 const acct = await setupAccount(srv.url);
 const url = `${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`;
 
-// The generator yields visitor by visitor, each visitor's events in time order: the true visits are counted as
-// the lines go out.
-const gen = generateEvents({ events: EVENTS, seed: 7, end: new Date(Date.now() - 86_400_000) });
-let trueVisits = 0;
-let lastVisitor = '';
-let lastMs = 0;
-const count = (e: ImportEvent) => {
-  const ms = Date.parse(e.timestamp);
-  if (e.visitor_uid !== lastVisitor || ms - lastMs >= GAP_MS) trueVisits++;
-  lastVisitor = e.visitor_uid;
-  lastMs = ms;
-};
-
-function body(): string | null {
-  const out: string[] = [];
-  while (out.length < LINES) {
-    const r = gen.next();
-    if (r.done) break;
-    count(r.value);
-    out.push(JSON.stringify(r.value));
-  }
-  return out.length ? out.join('\n') + '\n' : null;
-}
-
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 console.log(`import bench: ${EVENTS.toLocaleString('en')} events in requests of ${LINES.toLocaleString('en')} lines (DUCKDB_MEMORY_LIMIT ${args.memory})`);
 console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target`);
-let stored = 0;
-let stepStart = performance.now();
-let stepEvents = 0;
 let baseline = 0;
-let slowest = Infinity;
-const t0 = performance.now();
-for (let b = body(); b !== null; b = body()) {
-  const r = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/x-ndjson' }, body: b });
-  const res = JSON.parse(await r.text());
-  if (r.status !== 200 || !res.data) throw new Error(`request failed: ${r.status} ${JSON.stringify(res)}`);
-  stored += res.data.imported;
-  stepEvents += res.data.imported;
-  if (stepEvents >= STEP || stored >= EVENTS) {
-    const rate = stepEvents / ((performance.now() - stepStart) / 1000);
+const run = await importRate({
+  url, token: acct.token, events: EVENTS, lines: LINES, step: STEP,
+  onStep: (stored, rate) => {
     baseline ||= rate;
-    slowest = Math.min(slowest, rate);
     console.log(`${(stored / 1e6).toFixed(2).padStart(10)} | ${Math.round(rate).toLocaleString('en').padStart(17)} | ${(rate / baseline).toFixed(2).padStart(15)} | ${(rate / TARGET).toFixed(2).padStart(14)}`);
-    stepStart = performance.now();
-    stepEvents = 0;
-  }
-}
-const total = performance.now() - t0;
-console.log(`total: ${stored.toLocaleString('en')} events in ${secs(total)} s = ${Math.round(stored / (total / 1000)).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target)`);
+  },
+});
+const { stored, trueVisits, slowestStep: slowest } = run;
+console.log(`total: ${stored.toLocaleString('en')} events in ${secs(run.seconds * 1000)} s = ${Math.round(run.rate).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target)`);
 
 const stats = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/stats?period=all`, acct.token);
 const visits = stats.body.data.metrics.visits;

@@ -5,13 +5,14 @@
 // The server gets the environment's DUCKDB_MEMORY_LIMIT and INGEST_LOAD_INTERVAL_MS when set (e.g.
 // DUCKDB_MEMORY_LIMIT=512MB bun bench/ingest.ts); otherwise the server's defaults (2GB, 5000).
 // Needs wrk (apt-get install -y wrk). Data goes to bench/out/ (git-ignored).
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateEvents, writeNdjson } from './generate.ts';
+import { writeNdjson } from './generate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
-import { cpuSeconds, machineJiffies, mainSchedNs, rssMb } from './proc-stats.ts';
+import { rssMb } from './proc-stats.ts';
+import { hasWrk, wrk as runWrk, writeWrkEvents, type WrkResult } from './wrk.ts';
 
 const { values: opt } = parseArgs({
   options: {
@@ -31,7 +32,7 @@ if (opt.bare) {
   await new Promise(() => {});
 }
 
-if (!Bun.which('wrk')) {
+if (!hasWrk()) {
   console.error('bench/ingest.ts needs wrk: apt-get update && apt-get install -y wrk');
   process.exit(1);
 }
@@ -41,47 +42,6 @@ mkdirSync(out, { recursive: true });
 const root = join(import.meta.dir, '..');
 const dataDir = join(out, 'ingest-data');
 rmSync(dataDir, { recursive: true, force: true });
-
-type WrkResult = {
-  rps: number; requests: number; p50: number; p99: number; errors: number; cpuUs: number; mainUs: number;
-  /** Share of the run the main thread spent on a CPU, and runnable but waiting for one (other threads, wrk). */
-  mainOnCpu: number; mainWaiting: number; machineBusy: number;
-};
-
-function ms(v: string, unit: string) {
-  const x = Number(v);
-  return unit === 'us' ? x / 1000 : unit === 's' ? x * 1000 : unit === 'm' ? x * 60_000 : x;
-}
-
-async function wrk(url: string, seconds: number, pid: number): Promise<WrkResult> {
-  const cpu0 = cpuSeconds(pid);
-  const [on0, wait0] = mainSchedNs(pid);
-  const [busy0, all0] = machineJiffies();
-  const t0 = performance.now();
-  const p = Bun.spawn(['wrk', `-t${opt.threads}`, `-c${opt.connections}`, `-d${seconds}s`, '--latency', '-s', join(import.meta.dir, 'ingest.lua'), url], {
-    env: { ...process.env, BENCH_EVENTS: eventsFile }, stdout: 'pipe', stderr: 'pipe',
-  });
-  const text = await new Response(p.stdout).text();
-  await p.exited;
-  const cpu = cpuSeconds(pid) - cpu0;
-  const [on1, wait1] = mainSchedNs(pid);
-  const [busy1, all1] = machineJiffies();
-  const wallNs = (performance.now() - t0) * 1e6;
-  const pct = (q: string) => { const m = text.match(new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, 'm')); return m ? ms(m[1]!, m[2]!) : NaN; };
-  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
-  return {
-    rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
-    requests,
-    cpuUs: (cpu * 1e6) / Math.max(requests, 1),
-    mainUs: (on1 - on0) / 1000 / Math.max(requests, 1),
-    mainOnCpu: (on1 - on0) / wallNs,
-    mainWaiting: (wait1 - wait0) / wallNs,
-    machineBusy: (busy1 - busy0) / Math.max(all1 - all0, 1),
-    p50: pct('50'),
-    p99: pct('99'),
-    errors: Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0) + Number(text.match(/Socket errors:.*?(\d+)/)?.[1] ?? 0),
-  };
-}
 
 const dirMb = (dir: string): number => readdirSync(dir, { withFileTypes: true })
   .reduce((s, d) => s + (d.isDirectory() ? dirMb(join(dir, d.name)) : statSync(join(dir, d.name)).size / 1048576), 0);
@@ -96,12 +56,8 @@ const acct = await setupAccount(srv.url);
 
 // 2. 50,000 varied events from the realistic generator, as wrk request lines (UA, client IP, /event body).
 const eventsFile = join(out, 'ingest-events.tsv');
-const lines: string[] = [];
-for (const e of generateEvents({ events: 50_000, site: acct.site.public_id, seed: 7, days: 30 })) {
-  const { timestamp: _t, ip, user_agent, ...body } = e;
-  lines.push(`${user_agent}\t${ip}\t${JSON.stringify(body)}`);
-}
-writeFileSync(eventsFile, lines.join('\n') + '\n');
+const lineCount = writeWrkEvents(eventsFile, acct.site.public_id);
+const wrk = (url: string, seconds: number, pid: number) => runWrk(url, seconds, pid, { eventsFile, connections: Number(opt.connections), threads: Number(opt.threads) });
 
 // 3. The bare baseline, in its own process like the real one.
 const bare = Bun.spawn([process.execPath, join(import.meta.dir, 'ingest.ts'), '--bare'], { stdout: 'pipe', stderr: 'inherit' });
@@ -113,7 +69,7 @@ const barePort = await (async () => {
 })();
 
 const seconds = Number(opt.duration);
-console.log(`wrk -t${opt.threads} -c${opt.connections} -d${seconds}s, ${lines.length.toLocaleString('en')} distinct events, loopback, ${navigator.hardwareConcurrency} cores`);
+console.log(`wrk -t${opt.threads} -c${opt.connections} -d${seconds}s, ${lineCount.toLocaleString('en')} distinct events, loopback, ${navigator.hardwareConcurrency} cores`);
 await wrk(`http://127.0.0.1:${barePort}`, 3, bare.pid); // warm-up
 const base = await wrk(`http://127.0.0.1:${barePort}`, seconds, bare.pid);
 bare.kill();

@@ -32,3 +32,10 @@ export function schedWindow(pid: number) {
     return { mainOnCpu: (on1 - on0) / wallNs, mainWaiting: (wait1 - wait0) / wallNs, machineBusy: (busy1 - busy0) / Math.max(all1 - all0, 1) };
   };
 }
+
+/** Samples a process's RSS four times a second (short spikes of a load or a merge count); `stop()` gives the peak in MB. */
+export function rssPeak(pid: number) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => { try { peak = Math.max(peak, rssMb(pid)); } catch { /* the process ended */ } }, 250);
+  return { stop: () => { clearInterval(timer); return peak; }, peek: () => peak };
+}

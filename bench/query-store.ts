@@ -42,14 +42,17 @@ function chunkStream(gen: Generator<any>, n: number): ReadableStream<Uint8Array>
   });
 }
 
-/** The store of `events` events (built unless already there, or `fresh`) and its account. */
-export async function prepareStore(events: number, fresh = false): Promise<StoreMeta> {
-  const dir = storeDir(events);
+/** The account of a store built by prepareStore, or null when `dir` holds no finished store. */
+export function readStoreMeta(dir: string): StoreMeta | null {
   const metaFile = join(dir, 'bench.json');
-  if (!fresh && existsSync(metaFile)) {
-    const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as StoreMeta;
-    if (meta.events === events) return meta;
-  }
+  return existsSync(metaFile) ? (JSON.parse(readFileSync(metaFile, 'utf8')) as StoreMeta) : null;
+}
+
+/** The store of `events` events in `dir` (built unless already there, or `fresh`) and its account. */
+export async function prepareStore(events: number, fresh = false, dir = storeDir(events)): Promise<StoreMeta> {
+  const metaFile = join(dir, 'bench.json');
+  const found = fresh ? null : readStoreMeta(dir);
+  if (found?.events === events) return found;
   rmSync(dir, { recursive: true, force: true });
   const srv = await startServer({ dataDir: dir });
   const acc = await setupAccount(srv.url, { timezone: STORE_TZ });
@@ -75,8 +78,7 @@ export async function prepareStore(events: number, fresh = false): Promise<Store
 }
 
 /** The production layout: every closed visit compacted into time-sorted Parquet by the server's own Compactor. */
-export async function compactStore(events: number) {
-  const dir = storeDir(events);
+export async function compactStore(events: number, dir = storeDir(events)) {
   const db = await Database.open(dir, 4, '4GB');
   // A store built by an older Tern gets the schema the Compactor expects (the server would migrate it at start).
   await migrate(db);

@@ -6,8 +6,8 @@
 // The loaded data dir (bench/out/query-data for 10M events) is kept and reused; --fresh rebuilds it.
 import { parseArgs } from 'node:util';
 import { tableSource } from '../src/storage/sources.ts';
-import { dayRange, realtimeRange, type Range } from '../src/query/parse/period.ts';
-import { addDays, addMonths, monthEnd, monthStart, todayIn } from '../src/query/parse/calendar.ts';
+import { realtimeRange } from '../src/query/parse/period.ts';
+import { ENDPOINTS, endpointUrl, scenarios } from './query-scenarios.ts';
 import { HAND_WRITTEN } from './query-sql.ts';
 import { compactStore, prepareStore, storeDir, STORE_TZ, type StoreMeta as Meta } from './query-store.ts';
 import { runSummary, timeSideBySide, withServerAndCopy } from './side-by-side.ts';
@@ -23,31 +23,12 @@ const RUNS = Number(args.runs);
 const DATA_DIR = storeDir(EVENTS);
 const TZ = STORE_TZ;
 
-/** The three scenarios of the brief: 12 months, 30 days, a custom 90-day range with one filter. */
-function scenarios(): { name: string; query: string; range: Range; filter?: { column: string; value: string } }[] {
-  const today = todayIn(TZ);
-  const from90 = addDays(today, -120);
-  return [
-    { name: '12mo', query: 'period=12mo', range: dayRange('12mo', addMonths(monthStart(today), -11), monthEnd(today), TZ) },
-    { name: '30d', query: 'period=30d', range: dayRange('30d', addDays(today, -29), today, TZ) },
-    {
-      name: '90d+filter',
-      query: `period=custom&from=${from90}&to=${addDays(from90, 89)}&filters=${encodeURIComponent(JSON.stringify([{ dimension: 'country', operator: 'is', value: 'US' }]))}`,
-      range: dayRange('custom', from90, addDays(from90, 89), TZ),
-      filter: { column: 'country', value: 'US' },
-    },
-  ];
-}
-
-const ENDPOINTS = ['stats', 'charts', 'pages', 'sources', 'channels', 'devices', 'locations', 'revenue', 'realtime'] as const;
-
 async function timeBoth(meta: Meta) {
   return withServerAndCopy(DATA_DIR, 'query-sql-copy', args.memory!, async (srv, copy) => {
     const out = new Map<string, { http: number; sql: number }>();
-    const base = `${srv.url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/analytics`;
-    for (const s of scenarios()) {
+    for (const s of scenarios(TZ)) {
       for (const e of ENDPOINTS) {
-        const url = `${base}/${e}?${s.query}`;
+        const url = endpointUrl(srv.url, meta.orgId, meta.siteId, e, s);
         const range = e === 'realtime' ? realtimeRange(TZ) : s.range;
         const stmt = HAND_WRITTEN[e]!({
           siteId: meta.siteId, files: copy.manifest, tz: TZ, range, filter: e === 'realtime' ? undefined : s.filter,
