@@ -1,9 +1,12 @@
 // `npm test`'s pretest: makes sure what the tests need outside npm is on the machine, installing it with
 // apt-get when running as root on Debian, otherwise stopping at once with one line saying what to install.
-// Add a prerequisite (e.g. PostgreSQL) as one more entry of PREREQUISITES.
-import { accessSync, constants, existsSync } from 'node:fs';
+// Add a prerequisite (e.g. PostgreSQL) as one more entry of PREREQUISITES. chdb (an npm package) is installed
+// into .cache/chdb by ensureChdb().
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
+import { CHDB_VERSION } from '../src/storage/clickhouse/client.ts';
 
 type Prerequisite = {
   /** What the tests need it for, as the one line names it. */
@@ -37,6 +40,21 @@ function aptInstall(packages: string[]): boolean {
   const run = (args: string[]) => spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   return run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]);
 }
+
+/**
+ * chdb (ClickHouse's engine in process) for the ClickHouse tests: ~540 MB, so not a dependency; installed
+ * into .cache/chdb on demand. When it cannot be, one line says so and those tests skip (nothing else needs it).
+ */
+function ensureChdb() {
+  const dir = join(import.meta.dirname ?? '.', '..', '.cache', 'chdb');
+  if (existsSync(join(dir, 'node_modules', 'chdb', 'package.json')) && existsSync(join(dir, 'node_modules', '@chdb'))) return;
+  const command = `npm i --prefix .cache/chdb --no-save chdb@${CHDB_VERSION}`;
+  say(`installing chdb for the ClickHouse tests (${command}, ~540 MB, once)`);
+  mkdirSync(dir, { recursive: true });
+  const r = spawnSync('npm', ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', `chdb@${CHDB_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) say(`chdb could not be installed (\`${command}\` failed): the ClickHouse tests will skip`);
+}
+ensureChdb();
 
 const missing = PREREQUISITES.filter((p) => !p.present());
 if (missing.length) {

@@ -37,7 +37,22 @@ const EnvSchema = z.object({
   STORAGE_FORCE_PATH_STYLE: bool.optional(),
   /** How long an object stays in the bucket after the manifest stopped listing it (readers of the previous one). */
   STORAGE_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Which engine answers analytics: DuckDB over DATA_DIR (default) or ClickHouse (CLICKHOUSE_URL), loaded from the same Parquet batches. */
+  ANALYTICS_ENGINE: z.enum(['duckdb', 'clickhouse']).default('duckdb'),
+  /** http(s)://host:8123 of a ClickHouse server, or chdb: / chdb:/path for the engine in process (tests; chdb installed into .cache/chdb). */
+  CLICKHOUSE_URL: z
+    .string()
+    .regex(/^(https?:\/\/[^\s]+|chdb:(\/[^\s]*)?)$/, 'must be http(s)://host:port or chdb: (in process)')
+    .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (use CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)')
+    .optional(),
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  /** tables: ClickHouse's own tables (loaded by Tern); objects: the Parquet objects in STORAGE_URL, read with s3(). */
+  CLICKHOUSE_READ: z.enum(['tables', 'objects']).default('tables'),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier (letters, digits, _)').default('tern'),
 }).superRefine((c, ctx) => {
+  if (c.CLICKHOUSE_READ === 'objects' && !c.STORAGE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_READ'], message: 'objects needs STORAGE_URL' });
+  if (c.ANALYTICS_ENGINE === 'clickhouse' && !c.CLICKHOUSE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'is required with ANALYTICS_ENGINE=clickhouse' });
   if (!c.STORAGE_URL) return;
   for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
     if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'is required with STORAGE_URL' });
@@ -76,6 +91,10 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
   objectStorage: objectStorage(c),
+  analyticsEngine: c.ANALYTICS_ENGINE,
+  clickhouse: c.CLICKHOUSE_URL
+    ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE, read: c.CLICKHOUSE_READ }
+    : undefined,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -85,11 +85,16 @@ export async function startServer(config: Config): Promise<Tern> {
   // Before any module starts: its orphan sweep must not see files that the ingest log's replay writes.
   const parquet = new ParquetManifest(config.dataDir);
   await parquet.load(db);
+  // Loaded only when configured: without CLICKHOUSE_URL no ClickHouse code is imported.
+  const clickhouse = config.clickhouse ? await (await import('./storage/clickhouse/store.ts')).openClickHouseStore(db, parquet, config.clickhouse, config.objectStorage) : undefined;
   const ctx: AppContext = {
     config,
     db,
     parquet,
-    query: { db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids) },
+    query: {
+      db, files: parquet, goals: (siteId, ids) => goalsByIds(db, siteId, ids),
+      engine: config.analyticsEngine === 'clickhouse' && clickhouse ? (await import('./query/clickhouse-engine.ts')).clickhouseEngine(clickhouse, clickhouse.objects) : undefined,
+    },
     sites: await SiteCache.load(db),
     limiters: { data: new RateLimiter(600), auth: new RateLimiter(config.authRateLimit) },
     analyticsWrites: new Serial(),
@@ -107,7 +112,7 @@ export async function startServer(config: Config): Promise<Tern> {
     }
     return after;
   };
-  const features = modules(storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage), dropSite);
+  const features = modules(storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage, clickhouse?.mirror), dropSite);
   for (const m of features) await m.start?.(ctx);
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));
@@ -122,6 +127,7 @@ export async function startServer(config: Config): Promise<Tern> {
         await server.stop();
         for (const m of [...features].reverse()) await m.stop?.(ctx);
         await ctx.keyUsage.stop();
+        await clickhouse?.close();
         await db.close();
       })()),
   };

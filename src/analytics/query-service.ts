@@ -11,5 +11,5 @@ export async function customQuery(src: QuerySources, goals: () => Promise<SiteGo
   const known = await goals();
   const q = parseQuery(body, known);
   await checkRegexes(q.filter, (p) => regexError(src.db, p));
-  return runQuery(src.db, src.files, site, known, q);
+  return runQuery(src, site, known, q);
 }

@@ -2,7 +2,7 @@
 import type { Database } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
-import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import { goalMatch, type MatchDef } from '../query/sql/goals-match.ts';
 import { funnelCounts } from '../query/reports/funnels.ts';
 import { conversionRate } from '../query/sql/metrics.ts';
@@ -28,7 +28,7 @@ export async function analyzeFunnel(src: QuerySources, site: Site, funnelId: str
   const funnel: Funnel = await getFunnel(db, site.id, funnelId);
   const scope = await scopeFor(src, site, q);
   const steps = await resolveSteps(db, site.id, funnel.steps);
-  const { visitors, medianSeconds } = await funnelCounts(db, scope, steps.map((s) => s.match), funnel.window);
+  const { visitors, medianSeconds } = await funnelCounts(engineOf(src), scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;
   return {
     range: rangeEcho(scope.range),

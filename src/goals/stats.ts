@@ -3,7 +3,7 @@ import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
 import { defaultInterval, type Interval } from '../query/sql/buckets.ts';
 import { goalCompletions, goalDetail, goalsStats } from '../query/reports/goals.ts';
-import { scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
+import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
 import type { Page } from '../http/page-query.ts';
 import { getGoal, listGoals } from './service.ts';
 
@@ -14,19 +14,19 @@ const noPeriodGiven = (q: CommonQuery) => [q.period, q.date, q.from, q.to, q.fil
 export async function allGoalStats(src: QuerySources, site: Site, q: CommonQuery & { include_archived?: string }) {
   const scope = await scopeFor(src, site, q);
   const goals = await listGoals(src.db, site.id, q.include_archived === 'true');
-  return { range: rangeEcho(scope.range), goals: await goalsStats(src.db, scope, goals) };
+  return { range: rangeEcho(scope.range), goals: await goalsStats(engineOf(src), scope, goals) };
 }
 
 export async function oneGoalStats(src: QuerySources, site: Site, goalId: string, q: CommonQuery & { interval?: Interval }) {
   const goal = await getGoal(src.db, site.id, goalId);
   const scope = await scopeFor(src, site, q);
   const interval = q.interval ?? defaultInterval(scope.range);
-  const { metrics, points } = await goalDetail(src.db, scope, goal, interval);
+  const { metrics, points } = await goalDetail(engineOf(src), scope, goal, interval);
   return { range: rangeEcho(scope.range), goal, interval, metrics, points };
 }
 
 export async function completions(src: QuerySources, site: Site, goalId: string, q: CommonQuery & Page) {
   const goal = await getGoal(src.db, site.id, goalId);
   const scope = noPeriodGiven(q) ? undefined : await scopeFor(src, site, q);
-  return goalCompletions(src.db, src.files, site.id, goal, q, scope);
+  return goalCompletions(src.db, engineOf(src), src.files, site.id, goal, q, scope);
 }

@@ -1,5 +1,6 @@
 // Runs composed fragments against the database; a query that outgrows DuckDB's memory budget is a clear QueryError.
-import { isOutOfMemory, type Database, type Row } from '../storage/database.ts';
+import { isOutOfMemory, type Row } from '../storage/database.ts';
+import type { Runner } from './sql/dialect.ts';
 import { QueryError } from './errors.ts';
 import type { Fragment } from '../storage/sql.ts';
 
@@ -15,5 +16,5 @@ async function guarded<T>(q: Promise<T>): Promise<T> {
   }
 }
 
-export const rows = <T extends Row = Row>(db: Database, f: Fragment) => guarded(db.query<T>(f.sql, f.params));
-export const one = async <T extends Row = Row>(db: Database, f: Fragment) => (await rows<T>(db, f))[0];
+export const rows = <T extends Row = Row>(db: Runner, f: Fragment) => guarded(db.query<T>(f.sql, f.params));
+export const one = async <T extends Row = Row>(db: Runner, f: Fragment) => (await rows<T>(db, f))[0];

@@ -8,6 +8,7 @@ import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
 import type { ObjectStoreOptions } from './object-store.ts';
 import type { ObjectMirror } from './object-mirror.ts';
+import type { ClickHouseMirror } from './clickhouse/mirror.ts';
 
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
 const SITE_OWNED_TABLES = ['events', 'visits', 'visitors', 'purchases', 'event_counts', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
@@ -25,7 +26,9 @@ export type StorageModule = {
 };
 
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
-export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number }): StorageModule {
+/** `clickhouse` (config CLICKHOUSE_URL): every registered file is loaded into ClickHouse (storage/clickhouse/mirror.ts). */
+export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number },
+  clickhouse?: ClickHouseMirror): StorageModule {
   const holds: (() => boolean)[] = [];
   const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()) });
   let mirror: ObjectMirror | undefined;
@@ -39,10 +42,12 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
         mirror = new ObjectMirror(db, parquet, new ObjectStore(objectStorage), { deleteGraceMs: objectStorage.deleteGraceMs });
         await mirror.start();
       }
+      clickhouse?.start();
     },
     async stop() {
       await compactor.stop();
       await mirror?.stop();
+      await clickhouse?.stop();
     },
     holdCompactionWhile: (busy) => void holds.push(busy),
     compact: (opts) => compactor.run(Date.now(), opts),

@@ -44,6 +44,9 @@ export class ObjectStore {
     return u.origin;
   }
 
+  /** The HTTP(S) URL of `key` (relative to the prefix): what ClickHouse's s3() reads. */
+  objectUrl(key: string) { return this.url(this.key(key)); }
+
   private url(fullKey: string, query = '') {
     return `${this.base()}/${fullKey.split('/').map(encodeURIComponent).join('/')}${query}`;
   }

@@ -1,6 +1,6 @@
 // Visitors: the profile list and one visitor's timeline, with goal totals against the current goals.
 import type { Database } from '../storage/database.ts';
-import type { QuerySources } from '../query/parse/common-query.ts';
+import { engineOf, type QuerySources } from '../query/parse/common-query.ts';
 import { notFound } from '../http/errors.ts';
 import { listGoals } from '../goals/service.ts';
 import { goalMatch } from '../query/sql/goals-match.ts';
@@ -27,14 +27,14 @@ export async function assertVisitorExists(db: Database, siteId: string, visitorI
 
 export async function visitorList(src: QuerySources, siteId: string, q: Page & { search?: string }) {
   // An empty search (?search=) lists everyone.
-  const { rows, total } = await listVisitors(src.db, src.files, siteId, await activeGoals(src.db, siteId), q, q.search || undefined);
+  const { rows, total } = await listVisitors(src.db, engineOf(src), src.files, siteId, await activeGoals(src.db, siteId), q, q.search || undefined);
   return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
 }
 
 export async function visitorTimeline(src: QuerySources, siteId: string, visitorId: string, q: Page) {
-  const profile = await visitorProfile(src.db, src.files, siteId, visitorId, await activeGoals(src.db, siteId));
+  const profile = await visitorProfile(src.db, engineOf(src), src.files, siteId, visitorId, await activeGoals(src.db, siteId));
   if (!profile) throw notFound('Visitor not found');
-  const { rows, total } = await visitorEvents(src.db, src.files, siteId, profile.visitor_id, q);
+  const { rows, total } = await visitorEvents(engineOf(src), src.files, siteId, profile.visitor_id, q);
   return {
     visitor: shape(profile),
     events: rows.map(({ total: _t, properties, ...e }) => ({ ...e, properties: properties ? JSON.parse(properties) : {} }) as TimelineEvent),

@@ -82,13 +82,13 @@ describe('SQL', () => {
 describe('run', () => {
   test('an empty site: zero metrics, no rows, every bucket with time_labels', async () => {
     const site = { ...SITE };
-    const total = await runQuery(store.db, store.files, site, GOALS, parse({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'revenue'] }));
+    const total = await runQuery(store, site, GOALS, parse({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'revenue'] }));
     expect(total.results).toEqual([{ dimensions: [], metrics: [0, 0, 0, 0] }]);
-    const byDay = await runQuery(store.db, store.files, site, GOALS, parse({ dimensions: ['time:day'], include: { time_labels: true, totals: true } }));
+    const byDay = await runQuery(store, site, GOALS, parse({ dimensions: ['time:day'], include: { time_labels: true, totals: true } }));
     expect(byDay.results.length).toBe(31);
     expect(byDay.meta.time_labels![0]).toBe('2025-03-01');
     expect(byDay.totals).toEqual({ visitors: 0 });
-    const pairs = await runQuery(store.db, store.files, site, GOALS, parse({ dimensions: ['visit:source', 'event:props:plan'], metrics: ['visitors', 'bounce_rate', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] }));
+    const pairs = await runQuery(store, site, GOALS, parse({ dimensions: ['visit:source', 'event:props:plan'], metrics: ['visitors', 'bounce_rate', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] }));
     expect(pairs.results).toEqual([]);
     expect(pairs.meta.total_rows).toBe(0);
   });

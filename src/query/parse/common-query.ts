@@ -1,6 +1,7 @@
 // The parameters every report takes (period, date, from, to, filters) and the scope they resolve to for a site.
 import { z } from 'zod';
 import type { Database } from '../../storage/database.ts';
+import { duckdbEngine, type Engine } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
@@ -24,12 +25,19 @@ export const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one
 /** A time series' parameters: every report's, and the bucket size (the analytics charts and the goals' series). */
 export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 
-/** What the engine reads: the database, the Parquet manifest, and the goals' owner for the goal filter. */
-export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup };
+/**
+ * What the engine reads: the database, the Parquet manifest, the goals' owner for the goal filter, and the
+ * engine answering analytics (DuckDB's database itself, or ClickHouse: ANALYTICS_ENGINE).
+ */
+export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup; engine?: Engine };
+
+/** The engine answering the sources' analytics: DuckDB's database unless another was configured. */
+export const engineOf = (src: QuerySources): Engine => src.engine ?? duckdbEngine(src.db);
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
-export async function scopeFor({ db, files, goals }: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
+export async function scopeFor(src: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
+  const { db, files, goals } = src;
   const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(db, files, site)));
   const filters = await resolveFilters(db, goals, site.id, q.filters);
-  return { site, range: r, filters, files };
+  return { site, range: r, filters, files, dialect: engineOf(src).dialect };
 }

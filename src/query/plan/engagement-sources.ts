@@ -1,7 +1,9 @@
 // Time on page and scroll depth. The tracker reports them for the page being left, on the next pageview
 // of the visit (spec §2.2: "seconds spent on the previous page"); ingestion stores that page on the event
 // (engaged_path / engaged_hostname), so a report is grouped by it without windowing the visit.
-import { hotRows, tableSource } from '../../storage/sources.ts';
+import { hotRows } from '../../storage/sources.ts';
+import { readRows } from './read.ts';
+import { dialectOf } from '../sql/dialect.ts';
 import { eventsSource, type Scope } from './scope.ts';
 import { selectMetrics } from '../sql/metrics.ts';
 import { iso } from '../parse/calendar.ts';
@@ -25,16 +27,22 @@ export function engagementByPage(scope: Scope, column: string, names: string[] |
   const name = ident(stored);
   // Grouping every engaged page and keeping the names afterwards is twice as fast as testing each row
   // against the names.
-  const keep = names === 'all' ? frag('') : sql`HAVING ${name} = ANY(${names}::VARCHAR[])`;
-  if (!scope.filters.length) {
+  const d = dialectOf(scope);
+  const keep = names === 'all' ? frag('') : sql`HAVING ${d.inList(name, names)}`;
+  if (!scope.filters.length && d.name === 'duckdb') {
     return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'rollup')}
       FROM ${reportSums(scope)} WHERE ${name} IS NOT NULL GROUP BY ALL ${keep}`;
   }
+  if (!scope.filters.length) {
+    // Another engine has no rollup: the same averages over its events (sum / count of the reports).
+    return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
+      FROM ${readRows(scope, 'events', scope.range)} WHERE ${name} IS NOT NULL GROUP BY ALL ${keep}`;
+  }
   if (names === 'all') throw new Error('engagement of every page is only counted without filters');
   // Only pageviews store the engaged page, and avg() skips the missing reports.
-  const visits = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${ident(column)} = ANY(${names}::VARCHAR[])`;
+  const visits = sql`SELECT visit_id FROM ${eventsSource(scope)} WHERE event_type = 'pageview' AND ${d.inList(ident(column), names)}`;
   return sql`SELECT ${name} AS name, ${selectMetrics(['time_on_page', 'scroll_depth'], 'events')}
-    FROM ${tableSource(scope.files, 'events', scope.site.id, scope.range)} WHERE ${name} IS NOT NULL AND visit_id IN (${visits})
+    FROM ${readRows(scope, 'events', scope.range)} WHERE ${name} IS NOT NULL AND visit_id IN (${visits})
     GROUP BY ALL ${keep}`;
 }
 

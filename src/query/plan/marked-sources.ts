@@ -2,14 +2,14 @@
 // as their visitor's (or visit's) first in the range, per page, per chart bucket or overall, so that summing
 // the flags replaces count(DISTINCT …). Exact only for an unfiltered scope (a filter can drop the earlier
 // occurrence a mark points to) whose range starts after the site's stale marks, if any.
-import type { Database } from '../../storage/database.ts';
+import type { Runner } from '../sql/dialect.ts';
 import { MARK_OFFSET_MS } from '../../storage/marks.ts';
 import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { one } from '../run.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
 
 /** True when the marks answer `scope` exactly. */
-export async function marksHold(db: Database, scope: Scope): Promise<boolean> {
+export async function marksHold(db: Runner, scope: Scope): Promise<boolean> {
   if (scope.filters.length) return false;
   // Marks may also point at rows retention deleted (storage/retention.ts): ranges from before its floor count exactly.
   const stale = await one(db, sql`SELECT 1 AS stale FROM marks_stale WHERE site_id = ${scope.site.id} AND until >= ${scope.range.fromUtc}::TIMESTAMP

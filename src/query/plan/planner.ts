@@ -2,9 +2,9 @@
 // visits and events (Parquet files plus open rows), the 15-minute counts, the purchases registry, the
 // engagement rollup, or events and visits flagged by their first-occurrence marks. Reports ask it for their
 // sources instead of each re-deciding; a query API or another SQL dialect plugs in here.
-import type { Database } from '../../storage/database.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
-import { tableSource } from '../../storage/sources.ts';
+import { readRows } from './read.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
 import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
@@ -24,10 +24,12 @@ export type Source = { from: Fragment; table: MetricTable; time: string };
 export class Plan {
   private marksHold?: Promise<boolean>;
 
-  constructor(private readonly db: Database, readonly scope: Scope) {}
+  constructor(private readonly db: Runner, readonly scope: Scope) {}
 
   /** True when the first-occurrence marks answer the scope's distinct visitors exactly (unfiltered, marks not stale). */
   marks(): Promise<boolean> {
+    // The marks are DuckDB's; another engine counts distinct visitors itself (ClickHouse: uniqExact).
+    if (dialectOf(this.scope).name !== 'duckdb') return Promise.resolve(false);
     return (this.marksHold ??= marksHold(this.db, this.scope));
   }
 
@@ -43,7 +45,7 @@ export class Plan {
 
   /** Every event in range of the scope's visits, unfiltered: filters pick the visits, every event of theirs takes part. */
   eventsOfVisits(): Fragment {
-    const all = tableSource(this.scope.files, 'events', this.scope.site.id, this.scope.range);
+    const all = readRows(this.scope, 'events', this.scope.range);
     return this.scope.filters.length ? sql`(SELECT * FROM ${all} WHERE visit_id IN (SELECT visit_id FROM ${this.visits()}))` : all;
   }
 
@@ -89,12 +91,12 @@ export class Plan {
 
   /** One row per event of the scope (or of `from`) and goal it completes, the goal as goal_name. */
   completions(goals: NamedGoal[], from?: Fragment): Fragment {
-    return completionsOf(from ?? this.events(), goals);
+    return completionsOf(from ?? this.events(), goals, dialectOf(this.scope));
   }
 
   /** A funnel's step events of the scope's visits, packed (plan/step-events.ts), grouped `per` visit or visitor. */
   stepEvents(steps: MatchDef[], per: 'visit' | 'visitor'): Fragment {
-    return stepEventsOf(this.eventsOfVisits(), steps, per);
+    return stepEventsOf(this.eventsOfVisits(), steps, per, dialectOf(this.scope));
   }
 
   /** `(name, time_on_page, scroll_depth)` per page: from the engagement rollup when unfiltered, else from the events. */
@@ -103,14 +105,14 @@ export class Plan {
   }
 }
 
-export const planFor = (db: Database, scope: Scope) => new Plan(db, scope);
+export const planFor = (db: Runner, scope: Scope) => new Plan(db, scope);
 
 /**
  * A site's stored rows of `table`, unfiltered, over all time or a UTC `range`: profiles, timelines, completions
  * over all time, the query API's visit lookup. Reports read stored rows only through this module.
  */
-export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment =>
-  tableSource(files, table, siteId, range);
+export const siteRows = (files: ParquetManifest, table: 'visits' | 'events', siteId: string, range?: { fromUtc: string; toUtc: string }, dialect?: Scope['dialect']): Fragment =>
+  readRows({ files, site: { id: siteId } as Scope['site'], dialect }, table, range);
 
-/** A site's visitor profiles (the visitors table: identity and lifetime totals, one row per visitor). */
+/** A site's visitor profiles (the visitors table: identity and lifetime totals, one row per visitor; DuckDB's on every engine). */
 export const siteProfiles = (siteId: string): Fragment => sql`(SELECT * FROM visitors WHERE site_id = ${siteId})`;

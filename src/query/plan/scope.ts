@@ -1,5 +1,6 @@
 // A query's scope — site, time range, filters — as the filtered visits and events relations every metric reads.
-import { tableSource } from '../../storage/sources.ts';
+import { readRows } from './read.ts';
+import { dialectOf, type Dialect } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import type { Range } from '../parse/period.ts';
 import type { Filter } from '../parse/filters.ts';
@@ -14,7 +15,7 @@ import { countedOn, type Metric, type MetricTable } from '../sql/metrics.ts';
 export type ScopeSite = { id: string; timezone: string; currency: string; created_at: string };
 
 /** `files`: the server's Parquet manifest, where tableSource() finds the compacted rows. */
-export type Scope = { site: ScopeSite; range: Range; filters: Filter[]; files: ParquetManifest };
+export type Scope = { site: ScopeSite; range: Range; filters: Filter[]; files: ParquetManifest; dialect?: Dialect };
 
 /**
  * A visit belongs to the range its start falls in, its events to the range they fall in. The cross-table
@@ -37,23 +38,24 @@ const split = (filters: Filter[]) => ({
 /** Nested filters (the query API's) on `on`, their other-level leaves looked up around the range. */
 function trees(s: Scope, nodes: FilterNode[], on: 'visits' | 'events'): Fragment {
   const at: Lookups = {
-    visits: tableSource(s.files, 'visits', s.site.id, widened(s.range, true)),
-    events: tableSource(s.files, 'events', s.site.id, widened(s.range, false)),
-    eventsInRange: tableSource(s.files, 'events', s.site.id, s.range),
+    visits: readRows(s, 'visits', widened(s.range, true)),
+    events: readRows(s, 'events', widened(s.range, false)),
+    eventsInRange: readRows(s, 'events', s.range),
   };
-  return and(nodes.map((n) => treeCondition(n, on, at)));
+  return and(nodes.map((n) => treeCondition(n, on, at, dialectOf(s))));
 }
 
 /** Visits that started in range and pass every filter (event-level ones: the visit holds a matching event). */
 export function visitsSource(s: Scope): Fragment {
   const { visit, event, tree } = split(s.filters);
-  const base = tableSource(s.files, 'visits', s.site.id, s.range);
+  const base = readRows(s, 'visits', s.range);
   if (!s.filters.length) return base;
-  let where = conditions(visit);
+  const d = dialectOf(s);
+  let where = conditions(visit, d);
   if (tree.length) where = sql`${where} AND ${trees(s, tree, 'visits')}`;
   if (event.length) {
-    const ev = tableSource(s.files, 'events', s.site.id, widened(s.range, false));
-    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${ev} WHERE ${conditions(event)})`;
+    const ev = readRows(s, 'events', widened(s.range, false));
+    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${ev} WHERE ${conditions(event, d)})`;
   }
   return sql`(SELECT * FROM ${base} WHERE ${where})`;
 }
@@ -66,13 +68,14 @@ export function eventsSource(s: Scope, extra?: Fragment): Fragment {
   const { visit: visitLevel, event, tree } = split(s.filters);
   const direct = visitLevel.filter((f) => f.target.kind === 'column' && f.target.onEveryEvent);
   const visit = visitLevel.filter((f) => !direct.includes(f));
-  const base = tableSource(s.files, 'events', s.site.id, s.range);
+  const base = readRows(s, 'events', s.range);
   if (!s.filters.length && !extra) return base;
-  let where = conditions([...event, ...direct]);
+  const d = dialectOf(s);
+  let where = conditions([...event, ...direct], d);
   if (tree.length) where = sql`${where} AND ${trees(s, tree, 'events')}`;
   if (visit.length) {
-    const vs = tableSource(s.files, 'visits', s.site.id, widened(s.range, true));
-    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit)})`;
+    const vs = readRows(s, 'visits', widened(s.range, true));
+    where = sql`${where} AND visit_id IN (SELECT visit_id FROM ${vs} WHERE ${conditions(visit, d)})`;
   }
   if (extra) where = sql`${where} AND ${extra}`;
   return sql`(SELECT * FROM ${base} WHERE ${where})`;
@@ -83,7 +86,8 @@ const SLOT_MS = 15 * 60_000;
 
 /** A registry's rows of the site in the range (`time`: its time column), or null with filters: they need the events themselves. */
 function registrySource(s: Scope, table: 'event_counts' | 'purchases', time: 'slot' | 'ts'): Fragment | null {
-  if (s.filters.length) return null;
+  // The registries are DuckDB's; other engines count from their events.
+  if (s.filters.length || dialectOf(s).name !== 'duckdb') return null;
   return sql`(SELECT * FROM ${ident(table)} WHERE site_id = ${s.site.id} AND ${ident(time)} >= ${s.range.fromUtc}::TIMESTAMP AND ${ident(time)} < ${s.range.toUtc}::TIMESTAMP)`;
 }
 

@@ -1,6 +1,6 @@
 // Top-line metrics for a scope (contract §8 stats): visit metrics from visits, event counts from events
 // (or their per-slot counts).
-import type { Database } from '../../storage/database.ts';
+import type { Runner } from '../sql/dialect.ts';
 import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { change, finish, selectMetrics, viewsPerVisit, type Metric } from '../sql/metrics.ts';
 import { comparisonRange, rangeEcho, type Comparison } from '../parse/period.ts';
@@ -16,12 +16,12 @@ export type Totals = {
 };
 
 /** `metrics` of `table` over the scope, in one row. */
-function count(db: Database, plan: Plan, table: 'visits' | 'events', metrics: readonly Metric[]) {
+function count(db: Runner, plan: Plan, table: 'visits' | 'events', metrics: readonly Metric[]) {
   const src = plan.metrics(table, metrics);
   return one(db, sql`SELECT ${selectMetrics(metrics, src.table)} FROM ${src.from}`);
 }
 
-export async function totals(db: Database, scope: Scope): Promise<Totals> {
+export async function totals(db: Runner, scope: Scope): Promise<Totals> {
   // Where the marks hold, visitors are a sum over the visits' marks instead of a distinct count beside the rest.
   const plan = planFor(db, scope);
   const marks = await plan.marks();
@@ -46,7 +46,7 @@ export function changes<T extends Record<string, number>>(current: T, previous: 
 }
 
 /** `{range, metrics, previous, change}`; previous is null with compare=none. */
-export async function stats(db: Database, scope: Scope, compare: Comparison) {
+export async function stats(db: Runner, scope: Scope, compare: Comparison) {
   const prevRange = comparisonRange(scope.range, compare);
   const [metrics, previous] = await Promise.all([
     totals(db, scope),

@@ -1,6 +1,6 @@
 // The one breakdown builder (contract §8): group a scope by a registered dimension, rank, paginate, and
 // complete each row with the metrics that live on the other table (e.g. bounce rate of a page's entries).
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { dimension, type Dimension } from '../parse/dimensions.ts';
 import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { finish, percentage, selectMetrics, countedOn, type Metric } from '../sql/metrics.ts';
@@ -18,7 +18,7 @@ type Stored = 'visits' | 'events';
 const tableOf = (d: Dimension): Stored => (d.level === 'visit' ? 'visits' : 'events');
 
 /** Rows of `q` keyed by name. */
-async function byName(db: Database, q: Fragment) {
+async function byName(db: Runner, q: Fragment) {
   return new Map((await rows(db, q)).map((r) => [r.name as string, r]));
 }
 
@@ -31,10 +31,10 @@ function companionQuery(plan: Plan, dim: Dimension, metrics: Metric[], names: st
   const table: Stored = tableOf(dim) === 'visits' ? 'events' : 'visits';
   const col = ident(dim.companion!);
   return sql`SELECT ${col} AS name, ${selectMetrics(metrics, table)}
-    FROM ${table === 'visits' ? plan.visits() : plan.events()} GROUP BY ALL ${names === 'all' ? frag('') : sql`HAVING ${col} = ANY(${names}::VARCHAR[])`}`;
+    FROM ${table === 'visits' ? plan.visits() : plan.events()} GROUP BY ALL ${names === 'all' ? frag('') : sql`HAVING ${dialectOf(plan.scope).inList(col, names)}`}`;
 }
 
-export async function breakdown(db: Database, scope: Scope, dimName: string, paging: Paging, withPageMetrics = false) {
+export async function breakdown(db: Runner, scope: Scope, dimName: string, paging: Paging, withPageMetrics = false) {
   const dim = dimension(dimName);
   const table = tableOf(dim);
   const here = ROW_METRICS.filter((m) => countedOn(m, table));
@@ -44,7 +44,7 @@ export async function breakdown(db: Database, scope: Scope, dimName: string, pag
   const plan = planFor(db, scope);
   const src = await plan.groups(table, dim.column);
   const byPage = src.scopeVisitors !== undefined;
-  const rank = rankGroups(db, src.from, dim.column, here, src.table, offsetOf(paging), paging.limit, dim.few || byPage, src.scopeVisitors);
+  const rank = rankGroups(db, src.from, dim.column, here, src.table, offsetOf(paging), paging.limit, dim.few || byPage, src.scopeVisitors, dialectOf(scope).inList);
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();

@@ -1,6 +1,6 @@
 // Time series (contract §8 charts): visit metrics per local bucket from visits, pageviews from events (or
 // their per-slot counts), every bucket present (empty ones zero).
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { planFor, type Plan, type Scope } from '../plan/planner.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { finish, selectMetrics, type Metric } from '../sql/metrics.ts';
@@ -12,17 +12,18 @@ const VISIT_METRICS = ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as
 const EVENT_METRICS = ['pageviews'] as const satisfies Metric[];
 
 /** Rows of `q` (with a bucket column `b`) keyed by the bucket's label. */
-async function labelled(db: Database, q: Fragment, interval: Interval) {
-  const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, * EXCLUDE (b) FROM (${q})`);
+async function labelled(db: Runner, plan: Plan, q: Fragment, interval: Interval) {
+  const d = dialectOf(plan.scope);
+  const found = await rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, ${d.starExcept(['b'])} FROM (${q})`);
   return new Map(found.map((r) => [r.bucket as string, r]));
 }
 
-function byBucket(db: Database, plan: Plan, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
+function byBucket(db: Runner, plan: Plan, interval: Interval, table: 'visits' | 'events', ms: readonly Metric[]) {
   const src = plan.metrics(table, ms);
-  return labelled(db, sql`SELECT ${bucketSql(interval, plan.scope.range, src.time)} AS b, ${selectMetrics(ms, src.table)} FROM ${src.from} GROUP BY ALL`, interval);
+  return labelled(db, plan, sql`SELECT ${bucketSql(interval, plan.scope.range, src.time, dialectOf(plan.scope))} AS b, ${selectMetrics(ms, src.table)} FROM ${src.from} GROUP BY ALL`, interval);
 }
 
-export async function chart(db: Database, scope: Scope, interval: Interval) {
+export async function chart(db: Runner, scope: Scope, interval: Interval) {
   const labels = bucketLabels(scope.range, interval);
   // Where the marks hold, each bucket's visitors are a sum over the visits' marks, not a distinct count.
   const plan = planFor(db, scope);
@@ -30,7 +31,7 @@ export async function chart(db: Database, scope: Scope, interval: Interval) {
   const [visits, events, who] = await Promise.all([
     byBucket(db, plan, interval, 'visits', perBucket ? VISIT_METRICS.filter((m) => m !== 'visitors') : VISIT_METRICS),
     byBucket(db, plan, interval, 'events', EVENT_METRICS),
-    perBucket ? labelled(db, perBucket, interval) : undefined,
+    perBucket ? labelled(db, plan, perBucket, interval) : undefined,
   ]);
   const points = labels.map((date) => {
     const v = finish(VISIT_METRICS, { ...visits.get(date), ...who?.get(date) });

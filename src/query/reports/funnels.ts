@@ -7,7 +7,7 @@
 // Not a query-API preset: /query counts rows that each stand alone, and has_done asks only whether a
 // visitor did something; a funnel is an ordered sequence per visit or visitor, within a window, with the
 // median gaps between steps. Its relation, filters and goal matching are still the engine's own.
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import type { MatchDef } from '../sql/goals-match.ts';
 import { planFor, type Scope } from '../plan/planner.ts';
 import { metricSql } from '../sql/metrics.ts';
@@ -28,35 +28,39 @@ export type StepCounts = { visitors: number[]; medianSeconds: (number | null)[] 
  * first step-1 event in range), and the median seconds from step k−1 to step k among them. A visitor with
  * several visits counts once, at their deepest visit.
  */
-export async function funnelCounts(db: Database, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
+export async function funnelCounts(db: Runner, scope: Scope, steps: MatchDef[], window: FunnelWindow): Promise<StepCounts> {
+  const d = dialectOf(scope);
+  const ms = (x: string) => d.shiftRight(x, 8);
   // Filters decide which visits take part; their events are then read unfiltered so every step can match.
   const ev = planFor(db, scope).stepEvents(steps, window === 'session' ? 'visit' : 'visitor');
-  const within = window === 'session' ? '' : ` AND (e.x >> 8) <= (p.s1 >> 8) + ${WINDOW_MS[window]}`;
+  const within = window === 'session' ? '' : ` AND ${ms('e.x')} <= ${ms('p.s1')} + ${WINDOW_MS[window]}`;
   // Step k: per group, the earliest step-k event strictly after the step k−1 pick — a join of the
   // step's events with the groups that reached step k−1, so each step reads only its own events.
   const pickers = steps.slice(1).map((_, j) => {
     const k = j + 1;
     return `p${k + 1} AS (SELECT grp, any_value(p.s1) AS s1, min(e.x) AS s${k + 1} FROM ev e JOIN p${k} p USING (grp)
-      WHERE (e.x & ${1 << k}) <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
+      WHERE ${d.bitAnd('e.x', String(1 << k))} <> 0 AND e.x > p.s${k}${within} GROUP BY grp)`;
   });
   const level = steps.map((_, k) => `(s${k + 1} IS NOT NULL)::INTEGER`).join(' + ');
   // Seconds are medians of integer gaps (d2…dn, ms).
-  const gaps = steps.slice(1).map((_, j) => `(s${j + 2} >> 8) - (s${j + 1} >> 8) AS d${j + 2}`);
+  const gaps = steps.slice(1).map((_, j) => `${ms(`s${j + 2}`)} - ${ms(`s${j + 1}`)} AS d${j + 2}`);
   const outs = steps.flatMap((_, k) => [
     `${metricSql('visitors', 'events')} FILTER (WHERE level >= ${k + 1}) AS v${k + 1}`,
-    k === 0 ? `NULL AS m1` : `median(d${k + 1}) FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
+    k === 0 ? `NULL AS m1` : `${d.median(`d${k + 1}`)} FILTER (WHERE level >= ${k + 1}) / 1000.0 AS m${k + 1}`,
   ]);
-  const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) USING (grp)`).join(' ');
+  const joined = steps.slice(1).map((_, j) => `LEFT JOIN (SELECT grp, s${j + 2} FROM p${j + 2}) q${j + 2} USING (grp)`).join(' ');
   // A visitor with several visits counts once, at their deepest one (the earliest of equally deep ones,
   // so every gap comes from the same visit); time windows already group by visitor.
-  const levels = frag(`SELECT visitor_id, ${level} AS level, s1 >> 8 AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
-  const deepest = '(level::BIGINT << 42) - start_ms';
+  const levels = frag(`SELECT visitor_id, ${level} AS level, ${ms('s1')} AS start_ms, ${gaps.join(', ')} FROM p1 ${joined}`);
+  const deepest = `${d.shiftLeft('level::BIGINT', 42)} - start_ms`;
   const best = window === 'session'
-    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `arg_max(d${j + 2}, ${deepest}) AS d${j + 2}`).join(', '))} FROM (${levels}) GROUP BY visitor_id`
+    // The depth is a column of its own: ClickHouse would read `level` inside the aggregate as max(level).
+    ? sql`SELECT visitor_id, max(level) AS level, ${frag(steps.slice(1).map((_, j) => `${d.argMax(`d${j + 2}`, 'depth')} AS d${j + 2}`).join(', '))}
+      FROM (SELECT *, ${frag(deepest)} AS depth FROM (${levels})) GROUP BY visitor_id`
     : levels;
   // The step-matching events, read once; only groups that reached step 1 go on.
-  const q = sql`WITH ev AS MATERIALIZED (SELECT * FROM ${ev}), p1 AS (
-      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE (x & 1) <> 0 GROUP BY grp
+  const q = sql`WITH ${frag(d.cteOnce('ev'))} (SELECT * FROM ${ev}), p1 AS (
+      SELECT grp, any_value(visitor_id) AS visitor_id, min(x) AS s1 FROM ev WHERE ${frag(d.bitAnd('x', '1'))} <> 0 GROUP BY grp
     )${frag(pickers.map((p) => `, ${p}`).join(''))}, best AS (${best})
     SELECT ${frag(outs.join(', '))} FROM best`;
   const row = await one(db, q);

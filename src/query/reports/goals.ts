@@ -3,11 +3,12 @@
 // list. The list is events, newest first, not figures of a query: it reads the planner's events (or the site's
 // rows over all time) with the one goal match (sql/goals-match.ts), and pages like the visitor timeline.
 import type { Database } from '../../storage/database.ts';
+import type { Engine, Runner } from '../sql/dialect.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { goalMatch, matchCondition } from '../sql/goals-match.ts';
 import { bucketLabels, type Interval } from '../sql/buckets.ts';
-import { planFor, siteRows, type Scope } from '../plan/planner.ts';
-import { sql } from '../../storage/sql.ts';
+import { planFor, siteProfiles, siteRows, type Scope } from '../plan/planner.ts';
+import { frag, sql } from '../../storage/sql.ts';
 import { goalsPreset } from '../parse/presets.ts';
 import { answerQuery } from './query.ts';
 import { conversionRate, money } from '../sql/metrics.ts';
@@ -27,9 +28,9 @@ type Figures = [visitors: number, completions: number, revenue: number];
  * The goals preset (parse/presets.ts) run by the query API's stages, per goal id and (with `interval`) per
  * bucket: each goal goes in under its id, so goals sharing a name stay apart.
  */
-async function perGoal(db: Database, scope: Scope, goals: GoalDef[], interval?: Interval): Promise<Map<string, Figures>> {
+async function perGoal(db: Runner, scope: Scope, goals: GoalDef[], interval?: Interval): Promise<Map<string, Figures>> {
   const keyed = goals.map((g) => ({ ...g, name: g.id }));
-  const found = await answerQuery(db, { site: scope.site, files: scope.files }, scope.range, keyed, goalsPreset(scope.filters, interval));
+  const found = await answerQuery(db, { site: scope.site, files: scope.files, dialect: scope.dialect }, scope.range, keyed, goalsPreset(scope.filters, interval));
   return new Map(found.results.map((r) => [r.dimensions.join('\u0000'), r.metrics as Figures]));
 }
 
@@ -42,7 +43,7 @@ const metricsOf = (f: Figures | undefined, g: GoalDef, total: number): GoalMetri
  * Totals for every goal over the scope: the goals preset, and the scope's visitors (counted on the visits,
  * as /analytics/stats counts them, every filter applied) as the conversion rate's denominator.
  */
-export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
+export async function goalsStats(db: Runner, scope: Scope, goals: GoalDef[]) {
   if (goals.length === 0) return [];
   const plan = planFor(db, scope);
   const [byGoal, all] = await Promise.all([perGoal(db, scope, goals), plan.visitors('visits').then((q) => one(db, q))]);
@@ -55,7 +56,7 @@ export async function goalsStats(db: Database, scope: Scope, goals: GoalDef[]) {
  * zero. Points carry the goal's own figures only: a per-bucket conversion rate would need a distinct count
  * of all visitors per bucket, the most expensive part of the report, for a figure charts rarely show.
  */
-export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, interval: Interval) {
+export async function goalDetail(db: Runner, scope: Scope, goal: GoalDef, interval: Interval) {
   const labels = bucketLabels(scope.range, interval);
   const [[totals], byBucket] = await Promise.all([goalsStats(db, scope, [goal]), perGoal(db, scope, [goal], interval)]);
   const { id: _id, name: _name, ...metrics } = totals!;
@@ -68,21 +69,28 @@ export async function goalDetail(db: Database, scope: Scope, goal: GoalDef, inte
   };
 }
 
-/** Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. */
-export async function goalCompletions(db: Database, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
-  const src = scope ? planFor(db, scope).events() : siteRows(files, 'events', siteId);
-  const c = matchCondition(goalMatch(goal));
-  // Top-N over the events first, then the profile lookup for that page only; the count is its own scan.
-  const q = sql`SELECT p.ts AS timestamp, v.id::VARCHAR AS visitor_id, p.path AS page, p.event_name,
-      (coalesce(p.revenue, 0) + ${goal.value ?? 0})::DOUBLE AS revenue
-    FROM (SELECT e.ts, e.visitor_id, e.path, e.event_name, e.revenue FROM ${src} e WHERE ${c}
-          ORDER BY e.ts DESC, e.visitor_id ${limitOffset(page)}) p
-    LEFT JOIN visitors v ON v.site_id = ${siteId} AND v.visitor_id = p.visitor_id
-    ORDER BY p.ts DESC, p.visitor_id`;
+/**
+ * Completions newest first, with the visitor's profile id; no scope means all time, unfiltered. The events come
+ * from the analytics engine (top-N first, the count its own scan), the profile ids of that page from the
+ * planner's siteProfiles() (DuckDB's visitors table on every engine).
+ */
+export async function goalCompletions(db: Database, engine: Engine, files: ParquetManifest, siteId: string, goal: GoalDef, page: Paging, scope?: Scope) {
+  const d = engine.dialect;
+  const src = scope ? planFor(engine, scope).events() : siteRows(files, 'events', siteId, undefined, d);
+  const c = matchCondition(goalMatch(goal), d);
+  const q = sql`SELECT ${d.isoTime(frag('ts'))} AS timestamp, visitor_id, path AS page, event_name,
+      coalesce(revenue, 0)::DOUBLE + ${goal.value ?? 0} AS revenue
+    FROM ${src} e WHERE ${c} ORDER BY ts DESC, visitor_id ${limitOffset(page)}`;
   const n = sql`SELECT count(*) AS n FROM ${src} e WHERE ${c}`;
-  const [hits, count] = await Promise.all([rows(db, q), one(db, n)]);
+  const [hits, count] = await Promise.all([rows(engine, q), one(engine, n)]);
+  const ids = [...new Set(hits.map((h) => Math.trunc(Number(h.visitor_id))))];
+  // Integer IDs of the page's events (never request text), written as integers.
+  const profiles = ids.length
+    ? await rows(db, sql`SELECT visitor_id, id::VARCHAR AS id FROM ${siteProfiles(siteId)} WHERE visitor_id IN (${frag(ids.join(', '))})`)
+    : [];
+  const idOf = new Map(profiles.map((p) => [Number(p.visitor_id), p.id as string]));
   return {
-    completions: hits.map(({ revenue, ...r }) => ({ ...r, revenue: money(revenue) }) as Completion),
-    pagination: { total: count!.n as number, page: page.page, limit: page.limit },
+    completions: hits.map(({ revenue, visitor_id, ...r }) => ({ ...r, visitor_id: idOf.get(Number(visitor_id)) ?? null, revenue: money(revenue) }) as Completion),
+    pagination: { total: Number(count!.n), page: page.page, limit: page.limit },
   };
 }

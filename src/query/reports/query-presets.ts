@@ -1,7 +1,7 @@
 // The query API's answers the planner gives to a report's own builder (plan/query-strategy.ts): the ranked
 // breakdown, the top-line totals, the chart's series, the revenue totals and series. The reports call these as presets; POST /query of the
 // same shape gets the same rows, reshaped as dimensions and metrics.
-import type { Database } from '../../storage/database.ts';
+import type { Runner } from '../sql/dialect.ts';
 import type { Scope } from '../plan/scope.ts';
 import { comparisonRange, rangeEcho, type Comparison, type Range } from '../parse/period.ts';
 import type { ApiQuery } from '../parse/query-parse.ts';
@@ -19,27 +19,27 @@ import type { QueryAnswer } from './query.ts';
  * A query the planner answers with the ranked breakdown (a breakdown report's preset, or /query of that
  * shape): the report's own answer, `{range, dimension, results, pagination}`.
  */
-export async function rankedReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function rankedReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   const s = strategyFor(q);
   if (s.kind !== 'ranked') throw new Error('not a ranked breakdown');
   return breakdown(db, { ...scope, filters: flatFilters(q.filter)! }, s.dimension, s.paging, s.pageMetrics);
 }
 
 /** The top-line report (`{range, metrics, previous, change}`) of a query the planner answers with the totals. */
-export async function totalsReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function totalsReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   if (strategyFor(q).kind !== 'totals') throw new Error('not a totals query');
   return stats(db, { ...scope, filters: flatFilters(q.filter)! }, q.include.comparison ?? 'none');
 }
 
 /** The chart (`{range, interval, points}`) of a query the planner answers with the series. */
-export async function seriesReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
+export async function seriesReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery) {
   const s = strategyFor(q);
   if (s.kind !== 'series') throw new Error('not a series query');
   return chart(db, { ...scope, filters: flatFilters(q.filter)! }, s.interval);
 }
 
 /** The revenue report (`{range, currency, metrics, previous, change, interval, points, by_currency}`) of a revenue series query, compared as asked. */
-export async function revenueReport(db: Database, scope: Omit<Scope, 'filters'>, q: ApiQuery, compare: Comparison) {
+export async function revenueReport(db: Runner, scope: Omit<Scope, 'filters'>, q: ApiQuery, compare: Comparison) {
   const s = strategyFor(q);
   if (s.kind !== 'revenue' || !s.interval) throw new Error('not a revenue series');
   return revenue(db, { ...scope, filters: flatFilters(q.filter)! }, compare, s.interval);
@@ -48,7 +48,7 @@ export async function revenueReport(db: Database, scope: Omit<Scope, 'filters'>,
 /** Figures of a totals, series or revenue query: its totals over a range, and for a series its points. */
 type Figures = { totals: (range: Range) => Promise<Record<string, any>>; points?: () => Promise<{ date: string; figures: Record<string, any> }[]> };
 
-function figuresOf(db: Database, q: ApiQuery, full: Scope, s: Strategy): Figures {
+function figuresOf(db: Runner, q: ApiQuery, full: Scope, s: Strategy): Figures {
   if (s.kind === 'revenue') {
     // Totals alone need no points: months keep any range to few buckets.
     const ofRange = (range: Range, interval: Interval) => revenueOf(db, { ...full, range }, interval);
@@ -69,7 +69,7 @@ function figuresOf(db: Database, q: ApiQuery, full: Scope, s: Strategy): Figures
 }
 
 /** A query answered by the top-line totals, the chart's series or the revenue report (reports/aggregate.ts, charts.ts, revenue.ts). */
-export async function byReport(db: Database, q: ApiQuery, scope: Omit<Scope, 'filters'>, s: Strategy & { kind: 'totals' | 'series' | 'revenue' }): Promise<QueryAnswer> {
+export async function byReport(db: Runner, q: ApiQuery, scope: Omit<Scope, 'filters'>, s: Strategy & { kind: 'totals' | 'series' | 'revenue' }): Promise<QueryAnswer> {
   const pick = (t: Record<string, any>) => q.metrics.map((m) => (t[m] ?? 0) as number);
   const f = figuresOf(db, q, { ...scope, filters: flatFilters(q.filter)! }, s);
   const prevRange = q.include.comparison ? comparisonRange(scope.range, q.include.comparison) : null;

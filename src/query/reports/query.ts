@@ -2,6 +2,7 @@
 // metrics, with totals, the comparison range and every time label when asked. The planner picks the
 // relations (plan/planner.ts); the SQL is composed by sql/query-parts.ts, as one statement per answer part.
 import type { Database } from '../../storage/database.ts';
+import { duckdbEngine, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
 import { frag, join, sql, type Fragment } from '../../storage/sql.ts';
 import { planFor } from '../plan/planner.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
@@ -61,7 +62,7 @@ const SORT: Record<QueryMetric, string> = {
   conversion_rate: 'visitors / nullif(denominator, 0)', exit_rate: 'exits / nullif(pageviews, 0)', completion_revenue: 'coalesce(completion_revenue, 0)',
 };
 
-type Run = { q: ApiQuery; db: Database; goals: SiteGoal[] };
+type Run = { q: ApiQuery; db: Runner; goals: SiteGoal[] };
 
 /** The scope of the query over `range` (and its plan, and the plan without goal filters for conversion rates). */
 function plans(run: Run, base: Omit<Scope, 'range' | 'filters'>, range: Range): Pick<PartsInput, 'plan' | 'denominator'> {
@@ -195,13 +196,15 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
 }
 
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */
-export async function runQuery(db: Database, files: ParquetManifest, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
-  const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(db, files, site));
-  return answerQuery(db, { site, files }, range, goals, q);
+export async function runQuery(src: { engine?: Engine; db: Database; files: ParquetManifest }, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
+  const { files } = src;
+  const db = src.engine ?? duckdbEngine(src.db);
+  const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(src.db, files, site));
+  return answerQuery(db, { site, files, dialect: db.dialect }, range, goals, q);
 }
 
 /** Run a parsed query over a resolved range: the reports' presets call this with the range they resolved. */
-export async function answerQuery(db: Database, base: { site: ScopeSite; files: ParquetManifest }, range: Range, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
+export async function answerQuery(db: Runner, base: { site: ScopeSite; files: ParquetManifest; dialect?: Dialect }, range: Range, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
   const run: Run = { q, db, goals };
   const strategy = strategyFor(q);
   // The chart report stops at 1,000 buckets (its contract); longer series are counted in parts.

@@ -3,7 +3,7 @@
 // period. The report is the preset of a revenue query (parse/presets.ts): POST /query asking revenue, orders
 // or average order value in total or per time bucket is answered here too (plan/query-strategy.ts), so both
 // give the same figures. Metrics come from the registry (sql/metrics.ts, table `orders`).
-import type { Database } from '../../storage/database.ts';
+import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { planFor, type Scope } from '../plan/planner.ts';
 import { bucketLabelSql, bucketLabels, bucketSql, type Interval } from '../sql/buckets.ts';
 import { changes } from './aggregate.ts';
@@ -22,11 +22,12 @@ export type RevenuePoint = { date: string; revenue: number; orders: number };
  * One pass over the scope's orders: per currency (metrics, by_currency) and per local bucket and
  * currency (points), with the scope's visitors for the conversion rate alongside.
  */
-export async function revenueOf(db: Database, scope: Scope, interval: Interval) {
+export async function revenueOf(db: Runner, scope: Scope, interval: Interval) {
   const plan = planFor(db, scope);
+  const d = dialectOf(scope);
   const [groups, v] = await Promise.all([
-    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b')} AS bucket, currency, ${frag(ORDER_METRICS.join(', '))} FROM (
-      SELECT ${bucketSql(interval, scope.range, 'ts')} AS b, currency, ${selectMetrics(ORDER_METRICS, 'orders')}
+    rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, currency, ${frag(ORDER_METRICS.join(', '))} FROM (
+      SELECT ${bucketSql(interval, scope.range, 'ts', d)} AS b, currency, ${selectMetrics(ORDER_METRICS, 'orders')}
       FROM ${plan.orders()} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
     plan.visitors('visits').then((q) => one(db, q)),
   ]);
@@ -50,7 +51,7 @@ export async function revenueOf(db: Database, scope: Scope, interval: Interval) 
   return { metrics, points, byCurrency };
 }
 
-export async function revenue(db: Database, scope: Scope, compare: Comparison, interval: Interval) {
+export async function revenue(db: Runner, scope: Scope, compare: Comparison, interval: Interval) {
   const prevRange = comparisonRange(scope.range, compare);
   const [current, previous] = await Promise.all([
     revenueOf(db, scope, interval),

@@ -4,6 +4,7 @@ import { invalidQuery } from '../errors.ts';
 import { addDays, addMonths, daysBetween, iso, monthStart, offsetChanges, startOfDayUtc } from '../parse/calendar.ts';
 import type { Range } from '../parse/period.ts';
 import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
+import { DUCKDB, type Dialect } from './dialect.ts';
 
 export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -29,22 +30,23 @@ const MONTH_ARMS = 36;
  * offsets of the range are worked out once in JS and applied as plain integer arithmetic: converting
  * every row with ICU's timezone() costs ~5× more, and date_trunc on timestamps twice the integer division.
  */
-function localMicrosSql(column: string, r: Range): Fragment {
+function localMicrosSql(column: string, r: Range, d: Dialect): Fragment {
   const col = ident(column);
+  const epoch = d.epochMicros(col);
   const changes = offsetChanges(Date.parse(r.fromUtc), Date.parse(r.toUtc), r.timezone);
   const us = (ms: number) => Math.round(ms / 1000) * 1_000_000;
-  if (changes.length === 1) return sql`(epoch_us(${col}) + ${us(changes[0]!.offset)}::BIGINT)`;
-  const whens = changes.slice(1).map((c, i) => sql`WHEN ${col} < ${iso(c.at)}::TIMESTAMP THEN ${us(changes[i]!.offset)}::BIGINT`);
-  return sql`(epoch_us(${col}) + CASE ${join(whens, ' ')} ELSE ${us(changes[changes.length - 1]!.offset)}::BIGINT END)`;
+  if (changes.length === 1) return sql`(${epoch} + ${us(changes[0]!.offset)}::BIGINT)`;
+  const whens = changes.slice(1).map((c, i) => sql`WHEN ${col} < ${d.timestamp(iso(c.at))} THEN ${us(changes[i]!.offset)}::BIGINT`);
+  return sql`(${epoch} + CASE ${join(whens, ' ')} ELSE ${us(changes[changes.length - 1]!.offset)}::BIGINT END)`;
 }
 
 /** Local month starts: each boundary's UTC instant is where the CASE moves on to the next bucket. */
-function monthSql(column: string, r: Range): Fragment {
+function monthSql(column: string, r: Range, d: Dialect): Fragment {
   const col = ident(column);
   const starts = bucketLabels(r, 'month');
   const local = (d: string) => Date.parse(`${d}T00:00:00Z`) * 1000;
-  if (starts.length > MONTH_ARMS) return sql`epoch_us(date_trunc('month', make_timestamp(${localMicrosSql(column, r)})))`;
-  const whens = starts.slice(1).map((d, i) => sql`WHEN ${col} < ${iso(startOfDayUtc(d, r.timezone))}::TIMESTAMP THEN ${local(starts[i]!)}::BIGINT`);
+  if (starts.length > MONTH_ARMS) return d.monthStartMicros(localMicrosSql(column, r, d));
+  const whens = starts.slice(1).map((day, i) => sql`WHEN ${col} < ${d.timestamp(iso(startOfDayUtc(day, r.timezone)))} THEN ${local(starts[i]!)}::BIGINT`);
   return whens.length ? sql`CASE ${join(whens, ' ')} ELSE ${local(starts[starts.length - 1]!)}::BIGINT END` : sql`${local(starts[0]!)}::BIGINT`;
 }
 
@@ -53,11 +55,11 @@ function monthSql(column: string, r: Range): Fragment {
  * (grouping on integers; format once per group with bucketLabelSql). Weeks start on Monday: day 0,
  * 1970-01-01, was a Thursday.
  */
-export function bucketSql(interval: Interval, r: Range, column: string): Fragment {
-  if (interval === 'month') return monthSql(column, r);
-  const local = localMicrosSql(column, r);
-  if (interval === 'hour') return sql`(${local} // ${frag(String(US_PER_HOUR))} * ${frag(String(US_PER_HOUR))})`;
-  const day = sql`(${local} // ${frag(String(US_PER_DAY))})`;
+export function bucketSql(interval: Interval, r: Range, column: string, d: Dialect = DUCKDB): Fragment {
+  if (interval === 'month') return monthSql(column, r, d);
+  const local = localMicrosSql(column, r, d);
+  if (interval === 'hour') return sql`(${d.intDiv(local, frag(String(US_PER_HOUR)))} * ${frag(String(US_PER_HOUR))})`;
+  const day = d.intDiv(local, frag(String(US_PER_DAY)));
   if (interval === 'day') return sql`(${day} * ${frag(String(US_PER_DAY))})`;
   if (interval === 'week') return sql`((${day} - (${day} + 3) % 7) * ${frag(String(US_PER_DAY))})`;
   throw new Error(`unknown interval ${interval}`);
@@ -67,7 +69,7 @@ export function bucketSql(interval: Interval, r: Range, column: string): Fragmen
 /** The strftime format of a bucket's label. */
 export const labelFormat = (interval: Interval) => FORMAT[interval];
 
-export const bucketLabelSql = (interval: Interval, expr: string): Fragment => sql`strftime(make_timestamp(${frag(expr)}), ${FORMAT[interval]})`;
+export const bucketLabelSql = (interval: Interval, expr: string, d: Dialect = DUCKDB): Fragment => d.formatMicros(frag(expr), FORMAT[interval]);
 
 /**
  * Every bucket label of the range, in order. Hours are walked as real instants, so a spring-forward day

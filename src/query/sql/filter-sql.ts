@@ -2,39 +2,40 @@
 import { and, ident, oneOf, or, sql, type Fragment } from '../../storage/sql.ts';
 import type { Filter } from '../parse/filters.ts';
 import { anyGoalCondition } from './goals-match.ts';
+import { DUCKDB, type Dialect } from './dialect.ts';
 
 /** The label a client sees for a missing value also selects it: `is "(none)"` matches NULL. */
 const NONE_LABELS = new Set(['(none)', 'Direct / None']);
 
-function subject(f: Filter): Fragment {
+function subject(f: Filter, d: Dialect): Fragment {
   const t = f.target;
-  if (t.kind === 'prop') return sql`props[${t.key}]`;
+  if (t.kind === 'prop') return d.prop(t.key);
   if (t.kind === 'column') return ident(t.column);
   throw new Error('goal filters have no single column');
 }
 
 /** The positive test (is / contains / matches); negative operators wrap it in NOT coalesce(…, false). */
-function positive(f: Filter): Fragment {
+function positive(f: Filter, d: Dialect): Fragment {
   // One definition of goal completion for filters, goal stats and funnels (goals-match.ts).
-  if (f.target.kind === 'goal') return anyGoalCondition(f.target.goals);
-  const col = subject(f);
+  if (f.target.kind === 'goal') return anyGoalCondition(f.target.goals, d);
+  const col = subject(f, d);
   switch (f.operator) {
     case 'is':
     case 'is_not': {
       const values = f.values.filter((v) => !NONE_LABELS.has(v));
-      return oneOf(col, values, values.length < f.values.length);
+      return oneOf(col, values, values.length < f.values.length, d.inList);
     }
     case 'contains':
     case 'not_contains':
-      return or(f.values.map((v) => sql`contains(${col}, ${v})`));
+      return or(f.values.map((v) => d.contains(col, v)));
     case 'matches':
     case 'not_matches':
-      return or(f.values.map((v) => sql`regexp_matches(${col}, ${v})`));
+      return or(f.values.map((v) => d.matches(col, v)));
   }
 }
 
-export function condition(f: Filter): Fragment {
-  const p = positive(f);
+export function condition(f: Filter, d: Dialect = DUCKDB): Fragment {
+  const p = positive(f, d);
   return f.operator === 'is' || f.operator === 'contains' || f.operator === 'matches' ? p : sql`NOT coalesce(${p}, false)`;
 }
 
@@ -43,4 +44,4 @@ export function isVisitLevel(f: Filter): boolean {
   return f.target.kind === 'column' && f.target.level === 'visit';
 }
 
-export const conditions = (filters: Filter[]): Fragment => and(filters.map(condition));
+export const conditions = (filters: Filter[], d: Dialect = DUCKDB): Fragment => and(filters.map((f) => condition(f, d)));

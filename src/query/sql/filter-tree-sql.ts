@@ -4,32 +4,33 @@
 import { sql, type Fragment } from '../../storage/sql.ts';
 import type { FilterNode } from '../parse/filter-tree.ts';
 import { condition, isVisitLevel } from './filter-sql.ts';
+import { DUCKDB, type Dialect } from './dialect.ts';
 
 /** The unfiltered relations a leaf of the other level is looked up in (around the range: parse/scope.ts). */
 export type Lookups = { visits: Fragment; events: Fragment; eventsInRange: Fragment };
 
-export function treeCondition(n: FilterNode, on: 'visits' | 'events', at: Lookups): Fragment {
+export function treeCondition(n: FilterNode, on: 'visits' | 'events', at: Lookups, d: Dialect = DUCKDB): Fragment {
   switch (n.op) {
     case 'and':
     case 'or': {
-      const parts = n.children.map((c) => sql`(${treeCondition(c, on, at)})`);
+      const parts = n.children.map((c) => sql`(${treeCondition(c, on, at, d)})`);
       return parts.reduce((a, b) => sql`${a} ${n.op === 'and' ? sql`AND` : sql`OR`} ${b}`);
     }
     case 'not':
-      return sql`NOT coalesce((${treeCondition(n.child, on, at)}), false)`;
+      return sql`NOT coalesce((${treeCondition(n.child, on, at, d)}), false)`;
     case 'has_done':
     case 'has_not_done': {
-      const did = sql`visitor_id IN (SELECT visitor_id FROM ${at.eventsInRange} WHERE ${treeCondition(n.child, 'events', at)})`;
+      const did = sql`visitor_id IN (SELECT visitor_id FROM ${at.eventsInRange} WHERE ${treeCondition(n.child, 'events', at, d)})`;
       return n.op === 'has_done' ? did : sql`NOT coalesce(${did}, false)`;
     }
     case 'leaf': {
       const f = n.filter;
       const visitLevel = isVisitLevel(f);
       const direct = on === 'visits' ? visitLevel : !visitLevel || (f.target.kind === 'column' && f.target.onEveryEvent);
-      if (direct) return sql`coalesce(${condition(f)}, false)`;
+      if (direct) return sql`coalesce(${condition(f, d)}, false)`;
       return on === 'visits'
-        ? sql`visit_id IN (SELECT visit_id FROM ${at.events} WHERE ${condition(f)})`
-        : sql`visit_id IN (SELECT visit_id FROM ${at.visits} WHERE ${condition(f)})`;
+        ? sql`visit_id IN (SELECT visit_id FROM ${at.events} WHERE ${condition(f, d)})`
+        : sql`visit_id IN (SELECT visit_id FROM ${at.visits} WHERE ${condition(f, d)})`;
     }
   }
 }

@@ -1,16 +1,18 @@
 // SQL conditions deciding whether a stored event completes a goal or a funnel step; values always bound.
 import { pathTest } from './path-pattern.ts';
 import { frag, join, or, sql, type Fragment } from '../../storage/sql.ts';
+import { DUCKDB, type Dialect } from './dialect.ts';
 
 export type MatchDef = { type: 'pageview'; path: string } | { type: 'event'; event_name: string };
 
 /** The cheapest exact SQL test of the path column for a goal's glob (see path-pattern.ts). */
-function pathCondition(glob: string): Fragment {
+function pathCondition(glob: string, d: Dialect): Fragment {
   const t = pathTest(glob);
+  const path = frag('path');
   if (t.kind === 'equals') return sql`path = ${t.value}`;
-  if (t.kind === 'like') return sql`path LIKE ${t.pattern} ESCAPE '\\'`;
-  if (t.kind === 'like_depth') return sql`path LIKE ${t.pattern} ESCAPE '\\' AND length(path) - length(replace(path, '/', '')) = ${t.slashes}`;
-  return sql`regexp_full_match(path, ${t.pattern})`;
+  if (t.kind === 'like') return d.like(path, t.pattern);
+  if (t.kind === 'like_depth') return sql`${d.like(path, t.pattern)} AND length(path) - length(replace(path, '/', '')) = ${t.slashes}`;
+  return d.fullMatch(path, t.pattern);
 }
 
 /**
@@ -18,8 +20,8 @@ function pathCondition(glob: string): Fragment {
  * An event goal matches the event name, or the event type for events sent without a name
  * (so a goal named "purchase" counts purchase events).
  */
-export function matchCondition(def: MatchDef): Fragment {
-  if (def.type === 'pageview') return sql`(event_type = 'pageview' AND coalesce(${pathCondition(def.path)}, false))`;
+export function matchCondition(def: MatchDef, d: Dialect = DUCKDB): Fragment {
+  if (def.type === 'pageview') return sql`(event_type = 'pageview' AND coalesce(${pathCondition(def.path, d)}, false))`;
   return sql`(coalesce(event_name, event_type) = ${def.event_name})`;
 }
 
@@ -29,20 +31,20 @@ export function goalMatch(goal: { type: string; path?: string | null; event_name
 }
 
 /** True when the event completes any of the goals; FALSE when there are none. */
-export const anyGoalCondition = (goals: MatchDef[]): Fragment => sql`(${or(goals.map(matchCondition))})`;
+export const anyGoalCondition = (goals: MatchDef[], d: Dialect = DUCKDB): Fragment => sql`(${or(goals.map((g) => matchCondition(g, d)))})`;
 
 /**
  * The sum of `weights[i]` over the definitions the event matches (a bitmask when the weights are powers
  * of two). Path tests run only on pageviews, inside one CASE, and each test is a CASE rather than a
  * boolean cast: over 10M events that evaluates a third faster than the sum of matchCondition()s.
  */
-export function matchSum(defs: MatchDef[], weights: number[]): Fragment {
+export function matchSum(defs: MatchDef[], weights: number[], dialect: Dialect = DUCKDB): Fragment {
   const term = (cond: Fragment, i: number) => sql`CASE WHEN ${cond} THEN ${frag(String(weights[i]))} ELSE 0 END`;
-  const pages = defs.flatMap((d, i) => (d.type === 'pageview' ? [term(pathCondition(d.path), i)] : []));
-  const events = defs.flatMap((d, i) => (d.type === 'event' ? [term(matchCondition(d), i)] : []));
+  const pages = defs.flatMap((d, i) => (d.type === 'pageview' ? [term(pathCondition(d.path, dialect), i)] : []));
+  const events = defs.flatMap((d, i) => (d.type === 'event' ? [term(matchCondition(d, dialect), i)] : []));
   const parts = [...(pages.length ? [sql`CASE WHEN event_type = 'pageview' THEN ${join(pages, ' + ')} ELSE 0 END`] : []), ...events];
   return parts.length ? sql`(${join(parts, ' + ')})` : frag('0');
 }
 
 /** How many of the goals the event completes (an event may complete several). */
-export const goalCountExpr = (goals: MatchDef[]): Fragment => matchSum(goals, goals.map(() => 1));
+export const goalCountExpr = (goals: MatchDef[], d: Dialect = DUCKDB): Fragment => matchSum(goals, goals.map(() => 1), d);

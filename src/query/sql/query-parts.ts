@@ -13,6 +13,7 @@ import { metricSql, type Metric, type MetricTable } from './metrics.ts';
 import { siteCurrencyOrders } from '../plan/orders-source.ts';
 import { bucketSql, labelFormat } from './buckets.ts';
 import { iso } from '../parse/calendar.ts';
+import { dialectOf, type Dialect } from './dialect.ts';
 
 /** How one query is counted: its scope's plan, dimensions, metrics, the goals of an event:goal dimension, the goals conversions count. */
 export type PartsInput = {
@@ -36,12 +37,12 @@ const counted = (m: Metric, on: MetricTable) => `${metricSql(m, on)} AS ${m}`;
 type On = 'visits' | 'events' | 'engaged' | 'exits';
 
 const DAY_MS = 86_400_000;
-const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc });
+const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc }, s.dialect);
 
 function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
   // Grouped on the integer bucket; labelled once per group (labelled()).
-  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts');
-  if (d.kind === 'prop') return sql`coalesce(props[${d.key}], '(none)')`;
+  if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts', dialectOf(s));
+  if (d.kind === 'prop') return sql`coalesce(${dialectOf(s).prop(d.key)}, '(none)')`;
   if (d.kind === 'goal') return frag('goal_name');
   if (d.kind === 'prop_key') return frag('prop_key');
   const dim = d.dim;
@@ -74,7 +75,7 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
   const looked = dims.flatMap((d) => (d.kind === 'column' && d.dim.level === 'visit' && !d.dim.onEveryEvent ? [d.dim.column] : []));
   if (looked.length) {
     const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
-    rel = sql`(SELECT e.*, v.* EXCLUDE (visit_id) FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
+    rel = sql`(SELECT e.*, v.${dialectOf(s).starExcept(['visit_id'])} FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
   }
   if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel})`;
   return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
@@ -115,16 +116,16 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
 /** A part with its time column (an integer bucket while grouping) as the bucket's label. */
-function labelled(part: Part, dims: QueryDim[]): Part {
+function labelled(part: Part, dims: QueryDim[], dialect: Dialect): Part {
   const t = dims.findIndex((d) => d.kind === 'time');
   const d = dims[t];
   if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
-  return { ...part, sql: sql`SELECT * REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+  return { ...part, sql: sql`SELECT * REPLACE (${dialect.formatMicros(frag(`d${t}`), labelFormat(d.interval))} AS ${frag(`d${t}`)}) FROM (${part.sql})` };
 }
 
 /** Every part of the query, the ones finding rows first. */
 export function queryParts(q: PartsInput): Part[] {
-  return partsOf(q).map((p) => labelled(p, q.dims));
+  return partsOf(q).map((p) => labelled(p, q.dims, dialectOf(q.plan.scope)));
 }
 
 function partsOf(q: PartsInput): Part[] {
@@ -157,7 +158,7 @@ function partsOf(q: PartsInput): Part[] {
   let conv: Fragment | null = null;
   if (need.has('conversions')) {
     if (dims.some((d) => d.kind === 'goal')) ev.push(counted('conversions', 'completions'));
-    else conv = anyGoalCondition(q.conversionGoals ?? []);
+    else conv = anyGoalCondition(q.conversionGoals ?? [], dialectOf(s));
   }
   // The revenue of the completing events (the goals report's, beside the goal's value), with event:goal only.
   if (need.has('completion_revenue') && dims.some((d) => d.kind === 'goal')) ev.push(counted('completion_revenue', 'completions'));

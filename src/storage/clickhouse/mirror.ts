@@ -1,0 +1,116 @@
+// Loads Tern's sealed batches into ClickHouse: every registered Parquet file (the loader's event batches, the
+// compactor's closed visits, merged and rewritten files) has its rows in ClickHouse's table, tagged with the
+// file's path, and a file that left the registry (merged away, retention, erasure, a deleted site) has its
+// rows deleted. Like the object mirror, the work is the difference between the registry and ClickHouse's
+// list of files, so a crash or an unreachable server leaves it to do again; inserts carry the file's path as
+// their deduplication token, so an insert repeated after a crash adds nothing.
+import { existsSync } from 'node:fs';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Database } from '../database.ts';
+import type { ParquetManifest, Table } from '../parquet-layout.ts';
+import { sqlPath } from '../parquet-layout.ts';
+import { FILE_COL, FILES_TABLE, identifier } from './schema.ts';
+import { log } from '../../log.ts';
+
+const DEBOUNCE_MS = 200;
+const BACKOFF_MAX_MS = 30_000;
+/** A round also runs this often unprompted (a server that was down is caught up with). */
+const POLL_MS = 60_000;
+
+/** Timestamps as ClickHouse reads them (microseconds, UTC). */
+const TIME_COLS: Record<Table, string[]> = { events: ['ts'], visits: ['start_ts', 'end_ts'] };
+
+export class ClickHouseMirror {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private poll: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private failures = 0;
+  private stopped = false;
+  private unsubscribe: (() => void) | undefined;
+  private readonly d: string;
+
+  constructor(private db: Database, private manifest: ParquetManifest, private ch: ClickHouseClient, database: string) {
+    this.d = identifier(database);
+  }
+
+  start() {
+    this.unsubscribe = this.manifest.onChange(() => this.schedule(DEBOUNCE_MS));
+    this.poll = setInterval(() => this.schedule(0), POLL_MS);
+    this.schedule(0);
+  }
+
+  /** Waits for the round in flight, then runs a last one so that what was sealed before stopping is loaded. */
+  async stop() {
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    clearInterval(this.poll);
+    await this.sync().catch((e) => log.warn('loading parquet files into clickhouse at stop failed', { error: String((e as Error)?.message ?? e).slice(0, 300) }));
+    this.stopped = true;
+  }
+
+  /** One round now (tests, and a caller that must see its files loaded). */
+  async sync(): Promise<void> {
+    while (this.running) await this.running;
+    this.running = this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private schedule(ms: number) {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.round()
+        .then(() => { this.failures = 0; })
+        .catch((e) => {
+          this.failures++;
+          log.warn('loading parquet files into clickhouse failed; retrying', { error: String((e as Error)?.message ?? e).slice(0, 300), failures: this.failures });
+          this.again = true;
+        })
+        .finally(() => {
+          this.running = undefined;
+          if (this.again) {
+            this.again = false;
+            this.schedule(this.failures ? Math.min(BACKOFF_MAX_MS, 1000 * 2 ** (this.failures - 1)) : DEBOUNCE_MS);
+          }
+        });
+    }, ms);
+  }
+
+  private async round() {
+    const registered = await this.db.query<{ path: string; tbl: Table }>('SELECT path, tbl FROM parquet_files');
+    const loaded = await this.json<{ path: string; tbl: Table }>(`SELECT path, tbl FROM ${this.d}.${FILES_TABLE} FINAL`);
+    const have = new Set(loaded.map((f) => f.path));
+    const want = new Set(registered.map((f) => f.path));
+    for (const f of registered) if (!have.has(f.path) && !this.stopped) await this.load(f.path, f.tbl);
+    const gone = loaded.filter((f) => !want.has(f.path));
+    for (const tbl of ['events', 'visits'] as const) {
+      const paths = gone.filter((f) => f.tbl === tbl).map((f) => f.path);
+      if (!paths.length) continue;
+      await this.ch.command({ query: `DELETE FROM ${this.d}.${tbl} WHERE ${FILE_COL} IN {paths:Array(String)}`, query_params: { paths } });
+      await this.ch.command({ query: `DELETE FROM ${this.d}.${FILES_TABLE} WHERE path IN {paths:Array(String)}`, query_params: { paths } });
+    }
+  }
+
+  /** One file's rows, as DuckDB renders them in JSON (maps as objects, decimals as numbers), then its record. */
+  private async load(path: string, tbl: Table) {
+    // Merged away since the registry was read: the next round sees it gone.
+    if (!existsSync(this.manifest.abs(path))) return;
+    const times = TIME_COLS[tbl].map((c) => `strftime(${c}, '%Y-%m-%d %H:%M:%S.%f') AS ${c}`).join(', ');
+    const rows = await this.db.query<{ j: string }>(
+      `SELECT to_json(t)::VARCHAR AS j FROM (SELECT * REPLACE (${times}), ? AS ${FILE_COL} FROM read_parquet(${sqlPath(this.manifest.abs(path))})) t`, [path]);
+    if (rows.length) {
+      await this.ch.insert({ table: `${this.d}.${tbl}`, values: rows.map((r) => JSON.parse(r.j)), format: 'JSONEachRow',
+        clickhouse_settings: { insert_deduplication_token: path } });
+    }
+    await this.ch.insert({ table: `${this.d}.${FILES_TABLE}`, values: [{ path, tbl }], format: 'JSONEachRow' });
+  }
+
+  private async json<T>(query: string): Promise<T[]> {
+    return (await this.ch.query({ query, format: 'JSONEachRow' })).json<T>();
+  }
+}

@@ -1,0 +1,80 @@
+// Tern's ClickHouse tables: events and visits as MergeTree (partitioned by month, ordered by site and time,
+// Plausible's layout) with the columns of DuckDB's tables, created and migrated at start; the list of Parquet
+// files they hold; and the documented cluster layout (ReplicatedMergeTree shards behind a Distributed table).
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Database } from '../database.ts';
+import { TIME_COL, type Table } from '../parquet-layout.ts';
+
+export const TABLES: Table[] = ['events', 'visits'];
+/** Which registered Parquet file a row came from (storage/clickhouse/mirror.ts deletes by it). */
+export const FILE_COL = '_file';
+/** The registered files whose rows the tables hold. */
+export const FILES_TABLE = 'tern_files';
+
+/** `name` checked as a ClickHouse identifier: it is spliced into DDL. */
+export function identifier(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`CLICKHOUSE_DATABASE must be an identifier (letters, digits, _): ${name}`);
+  return name;
+}
+
+/** DuckDB's type of a column as ClickHouse's (timestamps are UTC microseconds; a nullable column stays nullable). */
+function chType(duck: string, nullable: boolean): string {
+  const t = duck.toUpperCase();
+  if (t.startsWith('MAP(')) return 'Map(String, String)';
+  const base = t === 'TIMESTAMP' ? "DateTime64(6, 'UTC')"
+    : t === 'VARCHAR' ? 'String'
+    : t === 'BIGINT' ? 'Int64'
+    : t === 'INTEGER' ? 'Int32'
+    : t === 'DOUBLE' ? 'Float64'
+    : t === 'BOOLEAN' ? 'Bool'
+    : /^DECIMAL\(\d+,\s*\d+\)$/.test(t) ? t.replace('DECIMAL', 'Decimal').replace(/\s/g, '')
+    : undefined;
+  if (!base) throw new Error(`no ClickHouse type for DuckDB's ${duck}`);
+  return nullable ? `Nullable(${base})` : base;
+}
+
+export type Column = { name: string; type: string };
+
+/** The ClickHouse columns of `tbl`, from DuckDB's own table: one definition of the stored columns. */
+export async function columnsOf(db: Database, tbl: Table): Promise<Column[]> {
+  const rows = await db.query<{ column_name: string; column_type: string; null: string }>(`DESCRIBE ${tbl}`);
+  return [...rows.map((r) => ({ name: r.column_name, type: chType(r.column_type, r.null === 'YES') })), { name: FILE_COL, type: 'LowCardinality(String)' }];
+}
+
+/** One table's DDL for `engine` (the single-node MergeTree or a replicated one). */
+export function tableDdl(name: string, tbl: Table, cols: Column[], engine = 'MergeTree', onCluster = ''): string {
+  const time = TIME_COL[tbl];
+  return `CREATE TABLE IF NOT EXISTS ${name}${onCluster} (${cols.map((c) => `\`${c.name}\` ${c.type}`).join(', ')})
+ENGINE = ${engine} PARTITION BY toYYYYMM(${time}) ORDER BY (site_id, ${time})
+SETTINGS non_replicated_deduplication_window = 10000`;
+}
+
+/** Creates the database and tables when missing and adds columns DuckDB's tables gained since. */
+export async function migrateClickHouse(ch: ClickHouseClient, db: Database, database: string) {
+  const d = identifier(database);
+  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${d}` });
+  for (const tbl of TABLES) {
+    const cols = await columnsOf(db, tbl);
+    await ch.command({ query: tableDdl(`${d}.${tbl}`, tbl, cols) });
+    for (const c of cols) await ch.command({ query: `ALTER TABLE ${d}.${tbl} ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` });
+  }
+  await ch.command({ query: `CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} (path String, tbl LowCardinality(String)) ENGINE = ReplacingMergeTree ORDER BY path` });
+}
+
+/**
+ * The cluster layout (docs/scaling.md): each table as a ReplicatedMergeTree on every shard (`<table>_local`)
+ * and a Distributed table of the same name over them, sharded by visitor so a visitor's events and visits
+ * meet on one shard. Tern's own DDL above stays the single-node one; an operator runs these instead.
+ */
+export async function clusterDdl(db: Database, database: string, cluster: string): Promise<string[]> {
+  const [d, c] = [identifier(database), identifier(cluster)];
+  const out = [`CREATE DATABASE IF NOT EXISTS ${d} ON CLUSTER ${c}`];
+  for (const tbl of TABLES) {
+    const cols = await columnsOf(db, tbl);
+    const engine = `ReplicatedMergeTree('/clickhouse/tables/{shard}/${d}/${tbl}_local', '{replica}')`;
+    out.push(tableDdl(`${d}.${tbl}_local`, tbl, cols, engine, ` ON CLUSTER ${c}`).replace(/\nSETTINGS .*$/, ''));
+    out.push(`CREATE TABLE IF NOT EXISTS ${d}.${tbl} ON CLUSTER ${c} AS ${d}.${tbl}_local ENGINE = Distributed(${c}, ${d}, ${tbl}_local, intHash64(visitor_id))`);
+  }
+  out.push(`CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ON CLUSTER ${c} (path String, tbl LowCardinality(String)) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/${d}/${FILES_TABLE}', '{replica}') ORDER BY path`);
+  return out;
+}
