@@ -1,6 +1,7 @@
 // The parameters every report takes (period, date, from, to, filters) and the scope they resolve to for a site.
 import { z } from 'zod';
 import type { Database } from '../../storage/database.ts';
+import type { MetaDb } from '../../storage/meta-db.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
@@ -25,7 +26,8 @@ export const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one
 export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 
 /** What the engine reads: the database, the Parquet manifest, and the goals' owner for the goal filter. */
-export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup };
+/** `meta`: the metadata store (goals, funnels, annotations), which is `db` itself unless DATABASE_URL moved it. */
+export type QuerySources = { db: Database; meta: MetaDb; files: ParquetManifest; goals: GoalLookup };
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
 export async function scopeFor({ db, files, goals }: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
