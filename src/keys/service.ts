@@ -1,5 +1,5 @@
 // API keys: issue (shown once), list masked, revoke, and authenticate a presented key.
-import { uuidOrNull, type MetaDb } from '../storage/meta-db.ts';
+import { lockAcrossNodes, uuidOrNull, type MetaDb } from '../storage/meta-db.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
@@ -32,6 +32,7 @@ export async function createKey(db: MetaDb, orgId: string, input: { name: string
   if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
   const key = `${KEY_PREFIX}${randomHex(16)}`;
   const row = await creations.run(org.id, () => db.transaction(async (tx) => {
+    await lockAcrossNodes(db, tx, `api-keys:${org.id}`);
     const [{ n }] = await tx.query<{ n: number }>(
       `SELECT count(*) AS n FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()::TIMESTAMP)`,
       [org.id],

@@ -22,3 +22,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * has no TRY_CAST, and a cast that fails there aborts the statement.
  */
 export const uuidOrNull = (id: string): string | null => (UUID.test(id) ? id.toLowerCase() : null);
+
+/**
+ * Transactions about one `key` (an organization's key creations: count, then insert) one at a time on
+ * every node: PostgreSQL's transaction-scoped advisory lock. The DuckDB store has one process, whose callers
+ * already queue in memory (SerialByKey).
+ */
+export const lockAcrossNodes = (db: MetaDb, tx: MetaTx, key: string): Promise<void> =>
+  db.dialect === 'postgres' ? tx.exec('SELECT pg_advisory_xact_lock(hashtext(?))', [key]) : Promise.resolve();

@@ -9,7 +9,7 @@ export type TestPostgres = { url: string; stop(): Promise<void> };
 
 /** The newest Debian PostgreSQL binaries, or undefined when none are installed. */
 export function postgresBin(): string | undefined {
-  const base = '/usr/lib/postgresql';
+  const base = process.env.TERN_POSTGRESQL_DIR || '/usr/lib/postgresql';
   if (!existsSync(base)) return undefined;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
   return versions[0] && join(base, versions[0], 'bin');
@@ -17,7 +17,7 @@ export function postgresBin(): string | undefined {
 
 /** Why PostgreSQL tests cannot run here (one line), or undefined when they can. */
 export function postgresUnavailable(): string | undefined {
-  if (!postgresBin()) return 'PostgreSQL tests skipped: no /usr/lib/postgresql/*/bin/postgres (apt-get install postgresql)';
+  if (!postgresBin()) return 'PostgreSQL tests skipped: no PostgreSQL server in /usr/lib/postgresql (apt-get install -y postgresql)';
   if (process.getuid?.() === 0 && !existsSync('/usr/sbin/runuser')) return 'PostgreSQL tests skipped: running as root without runuser';
   return undefined;
 }
