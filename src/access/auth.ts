@@ -124,7 +124,7 @@ async function check(ctx: AppContext, need: Need, request: Request, params: Reco
     if (principal.kind === 'share' && !shareMayRead(request)) throw forbidden(SHARED_LINKS_READ_ONLY);
     let site: Site | null = null;
     if (params.siteId !== undefined) {
-      site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
+      site = (await ctx.sites.inOrgShared(orgId, params.siteId)) ?? null;
       if (!site || (principal.kind === 'share' && site.id !== principal.grant.siteId)) throw notFound('Site not found');
       await assertResourceExists(ctx, site, params);
     }

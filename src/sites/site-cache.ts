@@ -10,6 +10,8 @@ export type SiteChanges = {
   recorded(site: Site): Promise<void>;
   /** Inside the transaction that deletes the site: tells the other nodes once it commits. */
   announce(tx: MetaTx, siteId: string): Promise<void>;
+  /** Reads the shared store again now (a site made on another node a moment ago may not have been announced yet). */
+  refresh(): Promise<void>;
 };
 
 export class SiteCache {
@@ -28,6 +30,18 @@ export class SiteCache {
 
   async announce(tx: MetaTx, siteId: string): Promise<void> {
     await this.changes?.announce(tx, siteId);
+  }
+
+  /**
+   * inOrg, and on a miss with a shared store, again after reading it: a site created on another node is
+   * found at once, not only when its notification has arrived. Only callers that are authenticated (and
+   * rate-limited) ask, so misses cannot be sent in bulk for free.
+   */
+  async inOrgShared(orgId: string, idOrPublicId: string): Promise<Site | undefined> {
+    const hit = this.inOrg(orgId, idOrPublicId);
+    if (hit || !this.changes) return hit;
+    await this.changes.refresh();
+    return this.inOrg(orgId, idOrPublicId);
   }
 
   /** The whole list, as read when the cache's generation was `generation`; false (unchanged) if it moved on since. */

@@ -40,6 +40,7 @@ export class SiteMirror {
         await this.meta.exec('SELECT pg_notify(?, ?)', [CHANNEL, site.id]);
       },
       announce: (tx: MetaTx, siteId: string) => tx.exec('SELECT pg_notify(?, ?)', [CHANNEL, siteId]),
+      refresh: () => this.schedule(),
     };
     await this.sync();
     // On every (re)connection of the listener, too: what changed while it was away is read again.

@@ -49,6 +49,14 @@ describe.skipIf(Boolean(unavailable))('two nodes on one PostgreSQL', () => {
     expect(listed.body.data.sites.map((s: { id: string }) => s.id)).toEqual([acct.site.id]);
     // The tracker may reach any node: B takes the site's events.
     await eventually(async () => (await sendEvent(b.url, { site_id: acct.site.public_id, url: 'https://example.com/b' })) === 202);
+    // A site made on A a moment ago is found on B at once, before its notification need have arrived.
+    const made = await client(a.url).post(sitesPath(), { domain: 'second.example' }, acct.token);
+    expect(made.status).toBe(201);
+    const got = await onB.get(`${sitesPath()}/${made.body.data.id}`, acct.key);
+    expect(got.status).toBe(200);
+    expect(got.body.data.domain).toBe('second.example');
+    expect((await client(a.url).del(`${sitesPath()}/${made.body.data.id}`, acct.token)).status).toBe(200);
+    await eventually(async () => (await onB.get(`${sitesPath()}/${made.body.data.id}`, acct.key)).status === 404);
   });
 
   test('a key revoked on one node is refused by the other on the next request', async () => {
