@@ -50,6 +50,7 @@ export class PostgresDatabase extends PgTx implements MetaDb {
   static async open(url: string, max = 10): Promise<PostgresDatabase> {
     const pool = postgres(url, {
       max,
+      connect_timeout: 10,
       onnotice: () => {},
       // Timestamps are stored as TIMESTAMPTZ and read in UTC, as DuckDB's TIMESTAMP columns are.
       connection: { TimeZone: 'UTC', application_name: 'tern' },
