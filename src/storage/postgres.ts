@@ -29,15 +29,22 @@ const plain = (row: MetaRow): MetaRow => {
   return out;
 };
 
+/**
+ * Parameterised statements are prepared once per connection (the services' SQL is a fixed set of texts): an
+ * unprepared one is parsed and planned by PostgreSQL every time, which tripled a key lookup's round trip
+ * (0.05 → 0.15–0.18 ms p50 on loopback).
+ */
+const PREPARED = { prepare: true } as const;
+
 class PgTx implements MetaTx {
   constructor(protected sql: Sql | postgres.TransactionSql<Record<string, never>>) {}
   async query<T extends MetaRow = MetaRow>(text: string, params: MetaParam[] = []): Promise<T[]> {
-    const rows = await this.sql.unsafe(numberPlaceholders(text), params as any[]);
+    const rows = await this.sql.unsafe(numberPlaceholders(text), params as any[], PREPARED);
     return rows.map((r) => plain(r) as T);
   }
   async exec(text: string, params: MetaParam[] = []): Promise<void> {
     // Without parameters a text may hold several statements (a migration): the simple protocol runs them all.
-    await (params.length ? this.sql.unsafe(numberPlaceholders(text), params as any[]) : this.sql.unsafe(text).simple());
+    await (params.length ? this.sql.unsafe(numberPlaceholders(text), params as any[], PREPARED) : this.sql.unsafe(text).simple());
   }
 }
 
