@@ -3,7 +3,7 @@
 import type { Database } from '../storage/database.ts';
 import type { PostgresDatabase } from '../storage/postgres.ts';
 import type { MetaTx } from '../storage/meta-db.ts';
-import type { Serial } from '../storage/serial.ts';
+import { SerialByKey, type Serial } from '../storage/serial.ts';
 import { SITE_COLUMNS, type SiteCache } from './site-cache.ts';
 import { dropStoredSite, type DropSite } from './service.ts';
 import type { Site } from './model.ts';
@@ -23,6 +23,11 @@ export class SiteMirror {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /**
+   * Copies of one site one at a time: a create's own copy and a reload started by another change can both
+   * insert a new site's row, and two DuckDB transactions inserting one key at once fail one of them (a 500).
+   */
+  private copies = new SerialByKey();
 
   constructor(
     private meta: PostgresDatabase,
@@ -95,12 +100,12 @@ export class SiteMirror {
 
   /** The site's row in DuckDB, so the loader keeps its events and retention sees its setting. */
   private copy(s: Site): Promise<void> {
-    return this.db.exec(
+    return this.copies.run(s.id, () => this.db.exec(
       `INSERT INTO sites (id, org_id, public_id, domain, name, timezone, currency, created_at, retention_months)
        VALUES (?::UUID, ?::UUID, ?, ?, ?, ?, ?, ?::TIMESTAMPTZ::TIMESTAMP, ?::INTEGER)
        ON CONFLICT (id) DO UPDATE SET domain = excluded.domain, name = excluded.name, timezone = excluded.timezone,
          currency = excluded.currency, retention_months = excluded.retention_months`,
       [s.id, s.org_id, s.public_id, s.domain, s.name, s.timezone, s.currency, s.created_at, s.retention_months ?? null],
-    );
+    ));
   }
 }
