@@ -1,8 +1,8 @@
 // `npm test`'s pretest: makes sure what the tests need outside npm is on the machine, installing it with
 // apt-get when running as root on Debian, otherwise stopping at once with one line saying what to install.
-// Add a prerequisite (e.g. PostgreSQL) as one more entry of PREREQUISITES. chdb (an npm package) is installed
-// into .cache/chdb by ensureChdb().
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+// Add a Debian prerequisite as one more entry of PREREQUISITES. chdb (an npm package) is installed into
+// .cache/chdb by ensureChdb().
+import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
@@ -14,6 +14,8 @@ type Prerequisite = {
   /** Debian packages that provide it. */
   packages: string[];
   present: () => boolean;
+  /** Tests that need it are skipped without it (one line each), so its absence does not stop the run. */
+  optional?: boolean;
 };
 
 const executable = (path: string) => {
@@ -28,8 +30,19 @@ const executable = (path: string) => {
 /** Where the browser tests find Chromium (test/tracker/browser.ts reads the same variable). */
 const chromiumPath = () => process.env.TERN_CHROMIUM || '/usr/bin/chromium';
 
+/** Any Debian PostgreSQL server (test/helpers/postgres.ts starts a private cluster with it; it reads the same variable). */
+const postgresPresent = () => {
+  const base = process.env.TERN_POSTGRESQL_DIR || '/usr/lib/postgresql';
+  try {
+    return readdirSync(base).some((v) => executable(`${base}/${v}/bin/postgres`));
+  } catch {
+    return false;
+  }
+};
+
 const PREREQUISITES: Prerequisite[] = [
   { what: "Debian's chromium", packages: ['chromium'], present: () => executable(chromiumPath()) },
+  { what: "Debian's postgresql (DATABASE_URL tests)", packages: ['postgresql'], present: postgresPresent, optional: true },
 ];
 
 const say = (line: string) => process.stderr.write(`tern: ${line}\n`);
@@ -56,7 +69,12 @@ function ensureChdb() {
 }
 ensureChdb();
 
-const missing = PREREQUISITES.filter((p) => !p.present());
+let missing = PREREQUISITES.filter((p) => !p.present());
+// Without root an optional one is not installed: one line says what its tests will skip, and the run goes on.
+if (!isRoot() || !existsSync('/usr/bin/apt-get')) {
+  for (const p of missing.filter((p) => p.optional)) say(`tests that need ${p.what} will be skipped: run \`apt-get install -y ${p.packages.join(' ')}\` as root`);
+  missing = missing.filter((p) => !p.optional);
+}
 if (missing.length) {
   const packages = missing.flatMap((p) => p.packages);
   const command = `apt-get install -y ${packages.join(' ')}`;
@@ -67,8 +85,10 @@ if (missing.length) {
   }
   say(`installing ${names} for the tests (${command})`);
   const installed = aptInstall(packages);
-  const still = missing.filter((p) => !p.present());
-  if (!installed || still.length) {
+  let still = missing.filter((p) => !p.present());
+  for (const p of still.filter((p) => p.optional)) say(`tests that need ${p.what} will be skipped: \`apt-get install -y ${p.packages.join(' ')}\` did not provide it`);
+  still = still.filter((p) => !p.optional);
+  if (still.length || (!installed && missing.some((p) => !p.optional))) {
     say(`tests need ${still.map((p) => p.what).join(' and ') || names}: \`${command}\` did not provide it${process.env.TERN_CHROMIUM ? ` (TERN_CHROMIUM=${process.env.TERN_CHROMIUM})` : ''}`);
     process.exit(1);
   }

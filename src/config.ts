@@ -22,6 +22,11 @@ const EnvSchema = z.object({
   TERN_TEST_HOOKS: bool.default(false),
   /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
+  /** Metadata in PostgreSQL, shared by every node (storage/postgres.ts); unset, it stays in DuckDB under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a PostgreSQL URL such as postgres://user:password@host:5432/tern')
+    .optional(),
   /** Object storage (storage/object-mirror.ts): s3://bucket/prefix; unset, Parquet files stay local only. */
   STORAGE_URL: z
     .string()
@@ -95,6 +100,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   clickhouse: c.CLICKHOUSE_URL
     ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE, read: c.CLICKHOUSE_READ }
     : undefined,
+  databaseUrl: c.DATABASE_URL,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

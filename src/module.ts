@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.ts';
 import type { authPlugin } from './access/auth.ts';
 import type { DirectRoute } from './runtime/index.ts';
 import type { Tx } from './storage/database.ts';
+import type { MetaTx } from './storage/meta-db.ts';
 
 export type Auth = ReturnType<typeof authPlugin>;
 
@@ -20,6 +21,12 @@ export type Module = {
    * analytics writers); may return a step to run once it committed (e.g. removing the site's files).
    */
   dropSite?(tx: Tx, siteId: string): Promise<void | (() => void)>;
+  /**
+   * Deletes the module's metadata of a site (goals, links…), in the metadata store's transaction that deletes
+   * the site's row: the same DuckDB transaction as `dropSite` by default, a PostgreSQL one committed before
+   * `dropSite`'s with DATABASE_URL (sites/service.ts).
+   */
+  dropSiteMeta?(tx: MetaTx, siteId: string): Promise<void | (() => void)>;
   /** Runs after the server stopped accepting requests, in reverse order (e.g. flush accepted events). */
   stop?(ctx: AppContext): Promise<void>;
 };

@@ -59,42 +59,42 @@ async function authenticate(
   const token = credential?.token;
   if (credential?.via === 'cookie') {
     // The cookie only ever carries a session: never read its value as any other kind of credential.
-    const userId = await sessionUser(ctx.db, credential.token);
+    const userId = await sessionUser(ctx.meta, credential.token);
     if (!userId) {
       // A dead cookie is dropped by the first answer that finds it dead, so the page shows its sign-in form.
       const refusal = unauthorized('Invalid or expired session');
       refusal.headers['Set-Cookie'] = clearSessionCookie(cameOverHttps(request, ctx.config.trustProxy));
       throw refusal;
     }
-    const rateHeaders = need.kind === 'data' ? ctx.limiters.data.hit(`user:${userId}`).headers : {};
+    const rateHeaders = need.kind === 'data' ? (await ctx.limiters.data.hit(`user:${userId}`)).headers : {};
     return { principal: { kind: 'session', userId, token: credential.token, via: 'cookie' }, rateHeaders };
   }
   if (need.kind === 'session') {
     if (token?.startsWith(KEY_PREFIX)) throw forbidden('API keys cannot access this endpoint');
     if (token && isShareToken(token)) throw forbidden(SHARED_LINKS_READ_ONLY);
-    const userId = token && (await sessionUser(ctx.db, token));
+    const userId = token && (await sessionUser(ctx.meta, token));
     if (!userId) throw unauthorized('Invalid or expired session');
     return { principal: { kind: 'session', userId, token: token!, via: 'bearer' }, rateHeaders: {} };
   }
   if (!token) throw unauthorized('Missing or invalid Authorization header');
   if (token.startsWith(KEY_PREFIX)) {
-    const key = await authenticateKey(ctx.db, token, ctx.keyUsage);
+    const key = await authenticateKey(ctx.meta, token, ctx.keyUsage);
     if (key.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
-    return { principal: { kind: 'key', key }, rateHeaders: ctx.limiters.data.hit(`key:${key.id}`).headers };
+    return { principal: { kind: 'key', key }, rateHeaders: (await ctx.limiters.data.hit(`key:${key.id}`)).headers };
   }
   if (isShareToken(token)) {
-    const grant = await shareGrant(ctx.db, token);
-    return { principal: { kind: 'share', grant }, rateHeaders: ctx.limiters.data.hit(`share:${grant.linkId}`).headers };
+    const grant = await shareGrant(ctx.meta, token);
+    return { principal: { kind: 'share', grant }, rateHeaders: (await ctx.limiters.data.hit(`share:${grant.linkId}`)).headers };
   }
-  const userId = await sessionUser(ctx.db, token);
+  const userId = await sessionUser(ctx.meta, token);
   // Data endpoints are API-key endpoints first: any unknown token is a bad key unless it looks like a session.
   if (!userId) throw unauthorized(token.startsWith(SESSION_PREFIX) ? 'Invalid or expired session' : 'Invalid or expired API key');
-  return { principal: { kind: 'session', userId, token, via: 'bearer' }, rateHeaders: ctx.limiters.data.hit(`user:${userId}`).headers };
+  return { principal: { kind: 'session', userId, token, via: 'bearer' }, rateHeaders: (await ctx.limiters.data.hit(`user:${userId}`)).headers };
 }
 
 /** The caller's role in the addressed organization: 404 unless a member (or a key of that organization). */
 async function roleIn(ctx: AppContext, principal: Principal, orgId: string): Promise<string> {
-  if (principal.kind === 'session') return membershipRole(ctx.db, principal.userId, orgId);
+  if (principal.kind === 'session') return membershipRole(ctx.meta, principal.userId, orgId);
   if (principal.kind === 'share') {
     if (principal.grant.orgId !== orgId) throw notFound('Organization not found');
     return 'shared_link';
@@ -124,9 +124,9 @@ async function check(ctx: AppContext, need: Need, request: Request, params: Reco
     if (principal.kind === 'share' && !shareMayRead(request)) throw forbidden(SHARED_LINKS_READ_ONLY);
     let site: Site | null = null;
     if (params.siteId !== undefined) {
-      site = ctx.sites.inOrg(orgId, params.siteId) ?? null;
+      site = (await ctx.sites.inOrgShared(orgId, params.siteId)) ?? null;
       if (!site || (principal.kind === 'share' && site.id !== principal.grant.siteId)) throw notFound('Site not found');
-      await assertResourceExists(ctx.db, site, params);
+      await assertResourceExists(ctx, site, params);
     }
     return { principal, orgId, role, site, rateHeaders };
   } catch (e) {

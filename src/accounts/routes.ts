@@ -33,22 +33,22 @@ export const accountRoutes = (ctx: AppContext, auth: Auth) => {
     .use(auth)
     .post('/register', async ({ body, set, request }) => {
       refuseCrossSiteCookie(body.cookie, request);
-      const result = await accounts.register(ctx.db, ctx.config, body);
+      const result = await accounts.register(ctx.meta, ctx.config, body);
       set.status = 201;
       return answer(result, body.cookie, request, set);
     }, { ...limited, body: RegisterBody, response: { 201: envelope(RegisterResult), ...errorResponses }, detail: { summary: 'Create an account and its first organization', security: [] } })
     .post('/login', async ({ body, set, request }) => {
       refuseCrossSiteCookie(body.cookie, request);
-      return answer(await accounts.login(ctx.db, body), body.cookie, request, set);
+      return answer(await accounts.login(ctx.meta, body), body.cookie, request, set);
     },
       { ...limited, body: LoginBody, response: { 200: envelope(LoginResult), ...errorResponses }, detail: { summary: 'Exchange email and password for a session token', security: [] } })
     .post('/logout', async ({ access, set, request }) => {
       userOf(access);
       const session = access.principal as { token: string; via: string };
-      await endSession(ctx.db, session.token);
+      await endSession(ctx.meta, session.token);
       if (session.via === 'cookie') set.headers['set-cookie'] = clearSessionCookie(cameOverHttps(request, ctx.config.trustProxy));
       return ok({});
     }, { session: true, response: { 200: envelope(z.object({})), ...errorResponses }, detail: { summary: 'End this session at once (and clear the `tern_session` cookie when it came from there)' } })
-    .get('/me', async ({ access }) => ok(await accounts.me(ctx.db, userOf(access))),
+    .get('/me', async ({ access }) => ok(await accounts.me(ctx.meta, userOf(access))),
       { session: true, response: { 200: envelope(MeResult), ...errorResponses }, detail: { summary: 'The signed-in user and their organizations' } });
 };

@@ -1,5 +1,5 @@
 // Register, login and me: the account side of contract §3. Never sees the HTTP request.
-import type { Database } from '../storage/database.ts';
+import type { MetaDb } from '../storage/meta-db.ts';
 import type { Config } from '../config.ts';
 import { ApiError, badRequest, forbidden } from '../http/errors.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.ts';
@@ -10,7 +10,7 @@ import type { Organization } from '../organizations/model.ts';
 
 const USER_COLUMNS = `id::VARCHAR AS id, email, name, created_at`;
 
-export async function register(db: Database, config: Config, input: { email: string; password: string; name?: string }) {
+export async function register(db: MetaDb, config: Config, input: { email: string; password: string; name?: string }) {
   if (!config.allowRegistration) throw forbidden('Registration is closed on this server');
   const email = input.email.trim().toLowerCase();
   if (await db.one('SELECT 1 FROM users WHERE email = ?', [email])) throw badRequest('Email is already registered');
@@ -31,7 +31,7 @@ export async function register(db: Database, config: Config, input: { email: str
   return { user, organization, ...(await createSession(db, user.id)) };
 }
 
-export async function login(db: Database, input: { email: string; password: string }) {
+export async function login(db: MetaDb, input: { email: string; password: string }) {
   const row = await db.one<User & { password_hash: string }>(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = ?`, [
     input.email.trim().toLowerCase(),
   ]);
@@ -42,11 +42,11 @@ export async function login(db: Database, input: { email: string; password: stri
   return { user, ...(await createSession(db, user.id)) };
 }
 
-async function getUser(db: Database, id: string): Promise<User | undefined> {
+async function getUser(db: MetaDb, id: string): Promise<User | undefined> {
   return db.one<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
 }
 
-export async function me(db: Database, userId: string) {
+export async function me(db: MetaDb, userId: string) {
   const user = (await getUser(db, userId))!;
   const organizations = await db.query<Organization & { role: string }>(
     `SELECT o.id::VARCHAR AS id, o.name, o.plan, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id

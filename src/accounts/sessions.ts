@@ -1,12 +1,12 @@
 // Session tokens: 256 random bits handed out once, only their SHA-256 kept, valid 30 days.
-import type { Database } from '../storage/database.ts';
+import type { MetaDb } from '../storage/meta-db.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
 
 export const SESSION_PREFIX = 'ses_';
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
-export async function createSession(db: Database, userId: string) {
+export async function createSession(db: MetaDb, userId: string) {
   const token = `${SESSION_PREFIX}${randomHex(32)}`;
   const expires = new Date(Date.now() + LIFETIME_MS);
   await db.exec('INSERT INTO sessions VALUES (?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)', [sha256(token), userId, expires.toISOString()]);
@@ -15,10 +15,10 @@ export async function createSession(db: Database, userId: string) {
   return { token, expires_at: expires.toISOString() };
 }
 
-const cache = new CredentialCache<{ userId: string; expiresMs: number }>({ cacheMisses: true });
+const cache = new CredentialCache<{ userId: string; expiresMs: number }>({ cacheMisses: true, revocable: true });
 
 /** The user id behind a live session token, or undefined. */
-export async function sessionUser(db: Database, token: string): Promise<string | undefined> {
+export async function sessionUser(db: MetaDb, token: string): Promise<string | undefined> {
   // Every session token carries the prefix, so anything else is answered without a lookup.
   if (!token.startsWith(SESSION_PREFIX)) return undefined;
   const hash = sha256(token);
@@ -32,7 +32,7 @@ export async function sessionUser(db: Database, token: string): Promise<string |
   return session && session.expiresMs > Date.now() ? session.userId : undefined;
 }
 
-export async function endSession(db: Database, token: string) {
+export async function endSession(db: MetaDb, token: string) {
   const hash = sha256(token);
   await db.exec('DELETE FROM sessions WHERE token_hash = ?', [hash]);
   cache.forget(hash);

@@ -23,7 +23,7 @@ export const queryRoutes = (ctx: AppContext, auth: Auth) =>
     .use(csvAnswers())
     .post('/query', async ({ access, body }) => {
       const site = access.site!;
-      return ok(await customQuery(ctx.query, () => listGoals(ctx.db, site.id), site, body));
+      return ok(await customQuery(ctx.query, () => listGoals(ctx.meta, site.id), site, body));
     }, {
       scope: 'analytics:read',
       // The parse stage checks the body itself, so that a 400 names the part (filters[1][2]); the schema documents it.

@@ -25,7 +25,7 @@ export async function charts(src: QuerySources, site: Site, q: CommonQuery & { i
   const { filters, ...scope } = await scopeFor(src, site, q);
   const [series, notes] = await Promise.all([
     seriesReport(engineOf(src), scope, seriesPreset(filters, q.interval ?? defaultInterval(scope.range))),
-    listAnnotations(src.db, site.id, { from: scope.range.from, to: scope.range.to }),
+    listAnnotations(src.meta, site.id, { from: scope.range.from, to: scope.range.to }),
   ]);
   return { ...series, annotations: notes.map(({ id, date, text }) => ({ id, date, text })) };
 }

@@ -5,6 +5,6 @@ import { deleteSiteAnnotations } from './service.ts';
 
 export const annotationsModule = (): Module => ({
   name: 'annotations',
-  dropSite: (tx, siteId) => deleteSiteAnnotations(tx, siteId),
+  dropSiteMeta: (tx, siteId) => deleteSiteAnnotations(tx, siteId),
   routes: annotationRoutes,
 });

@@ -10,7 +10,7 @@ import * as annotations from './service.ts';
 export const annotationRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/annotations', tags: ['Annotations'] })
     .use(auth)
-    .get('/', async ({ access, query }) => ok({ annotations: await annotations.listAnnotations(ctx.db, access.site!.id, query) }), {
+    .get('/', async ({ access, query }) => ok({ annotations: await annotations.listAnnotations(ctx.meta, access.site!.id, query) }), {
       scope: 'annotations:read',
       query: AnnotationListQuery,
       response: { 200: envelope(z.object({ annotations: z.array(AnnotationSchema) })), ...errorResponses },
@@ -18,14 +18,14 @@ export const annotationRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .post('/', async ({ access, body, set }) => {
       set.status = 201;
-      return ok(await annotations.createAnnotation(ctx.db, access.site!.id, body));
+      return ok(await annotations.createAnnotation(ctx.meta, access.site!.id, body));
     }, {
       scope: 'annotations:write',
       body: CreateAnnotationBody,
       response: { 201: envelope(AnnotationSchema), ...errorResponses },
       detail: { summary: 'Create an annotation for a calendar date in the site time zone' },
     })
-    .delete('/:annotationId', async ({ access, params }) => ok(await annotations.deleteAnnotation(ctx.db, access.site!.id, params.annotationId)), {
+    .delete('/:annotationId', async ({ access, params }) => ok(await annotations.deleteAnnotation(ctx.meta, access.site!.id, params.annotationId)), {
       scope: 'annotations:write',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
     });

@@ -1,5 +1,5 @@
 // Funnel analysis report: resolve steps (goal steps → their goal's definition), run the one query, derive rates.
-import type { Database } from '../storage/database.ts';
+import type { MetaDb } from '../storage/meta-db.ts';
 import type { Site } from '../sites/model.ts';
 import { rangeEcho } from '../query/parse/period.ts';
 import { engineOf, scopeFor, type CommonQuery, type QuerySources } from '../query/parse/common-query.ts';
@@ -13,8 +13,8 @@ import { getFunnel } from './service.ts';
 /** A goal step whose goal no longer exists matches nothing: stored event names are at most 200 characters. */
 const NOTHING: MatchDef = { type: 'event', event_name: '?'.repeat(201) };
 
-async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
-  const goals = new Map((await listGoals(db, siteId, true)).map((g) => [g.id, g]));
+async function resolveSteps(meta: MetaDb, siteId: string, steps: FunnelStep[]) {
+  const goals = new Map((await listGoals(meta, siteId, true)).map((g) => [g.id, g]));
   return steps.map((s) => {
     if (s.type === 'pageview') return { match: { type: 'pageview', path: s.value } as MatchDef, label: s.label ?? s.value };
     if (s.type === 'event') return { match: { type: 'event', event_name: s.value } as MatchDef, label: s.label ?? s.value };
@@ -25,9 +25,9 @@ async function resolveSteps(db: Database, siteId: string, steps: FunnelStep[]) {
 
 export async function analyzeFunnel(src: QuerySources, site: Site, funnelId: string, q: CommonQuery) {
   const db = src.db;
-  const funnel: Funnel = await getFunnel(db, site.id, funnelId);
+  const funnel: Funnel = await getFunnel(src.meta, site.id, funnelId);
   const scope = await scopeFor(src, site, q);
-  const steps = await resolveSteps(db, site.id, funnel.steps);
+  const steps = await resolveSteps(src.meta, site.id, funnel.steps);
   const { visitors, medianSeconds } = await funnelCounts(engineOf(src), scope, steps.map((s) => s.match), funnel.window);
   const first = visitors[0] ?? 0;
   return {

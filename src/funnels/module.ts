@@ -5,6 +5,6 @@ import { deleteSiteFunnels } from './service.ts';
 
 export const funnelsModule = (): Module => ({
   name: 'funnels',
-  dropSite: (tx, siteId) => deleteSiteFunnels(tx, siteId),
+  dropSiteMeta: (tx, siteId) => deleteSiteFunnels(tx, siteId),
   routes: funnelRoutes,
 });

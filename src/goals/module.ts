@@ -5,6 +5,6 @@ import { deleteSiteGoals } from './service.ts';
 
 export const goalsModule = (): Module => ({
   name: 'goals',
-  dropSite: (tx, siteId) => deleteSiteGoals(tx, siteId),
+  dropSiteMeta: (tx, siteId) => deleteSiteGoals(tx, siteId),
   routes: goalRoutes,
 });

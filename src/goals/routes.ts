@@ -17,7 +17,7 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/goals', tags: ['Goals'] })
     .use(auth)
     .use(csvAnswers())
-    .get('/', async ({ access, query }) => ok({ goals: await goals.listGoals(ctx.db, access.site!.id, query.include_archived === 'true') }), {
+    .get('/', async ({ access, query }) => ok({ goals: await goals.listGoals(ctx.meta, access.site!.id, query.include_archived === 'true') }), {
       scope: 'goals:read',
       query: GoalListQuery,
       response: { 200: envelope(z.object({ goals: z.array(GoalSchema) })), ...errorResponses },
@@ -25,24 +25,24 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
     })
     .post('/', async ({ access, body, set }) => {
       set.status = 201;
-      return ok(await goals.createGoal(ctx.db, access.site!.id, body));
+      return ok(await goals.createGoal(ctx.meta, access.site!.id, body));
     }, {
       scope: 'goals:write',
       body: CreateGoalBody,
       response: { 201: envelope(GoalSchema), ...errorResponses },
       detail: { summary: "Create a goal: type pageview with a path glob ('*' one segment, '**' any depth) or type event with an event_name; value adds to revenue per completion" },
     })
-    .patch('/:goalId', async ({ access, params, body }) => ok(await goals.updateGoal(ctx.db, access.site!.id, params.goalId, body)), {
+    .patch('/:goalId', async ({ access, params, body }) => ok(await goals.updateGoal(ctx.meta, access.site!.id, params.goalId, body)), {
       scope: 'goals:write',
       body: PatchGoalBody,
       response: GoalResponse,
       detail: { summary: 'Update name, path (pageview goals), event_name (event goals) or value (null clears it)' },
     })
-    .post('/:goalId/archive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, true)), {
+    .post('/:goalId/archive', async ({ access, params }) => ok(await goals.setArchived(ctx.meta, access.site!.id, params.goalId, true)), {
       scope: 'goals:write',
       response: GoalResponse,
     })
-    .post('/:goalId/unarchive', async ({ access, params }) => ok(await goals.setArchived(ctx.db, access.site!.id, params.goalId, false)), {
+    .post('/:goalId/unarchive', async ({ access, params }) => ok(await goals.setArchived(ctx.meta, access.site!.id, params.goalId, false)), {
       scope: 'goals:write',
       response: GoalResponse,
     })

@@ -1,5 +1,5 @@
 // Goals of a site: list, create, update, archive/unarchive; rows shaped as the API shows them.
-import type { Database, Tx } from '../storage/database.ts';
+import { uuidOrNull, type MetaDb, type MetaTx } from '../storage/meta-db.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { CreateGoal, Goal, PatchGoal } from './model.ts';
 
@@ -12,7 +12,7 @@ function shape(row: Record<string, any>): Goal {
   return goal as Goal;
 }
 
-export async function listGoals(db: Database, siteId: string, includeArchived = false): Promise<Goal[]> {
+export async function listGoals(db: MetaDb, siteId: string, includeArchived = false): Promise<Goal[]> {
   const rows = await db.query(
     `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND (? OR NOT archived) ORDER BY created_at, id`,
     [siteId, includeArchived],
@@ -21,21 +21,21 @@ export async function listGoals(db: Database, siteId: string, includeArchived = 
 }
 
 /** The site's goals among `ids` (UUIDs in any case; an id that is no goal of the site is left out). */
-export async function goalsByIds(db: Database, siteId: string, ids: string[]): Promise<Goal[]> {
+export async function goalsByIds(db: MetaDb, siteId: string, ids: string[]): Promise<Goal[]> {
   const rows = await db.query(
-    `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = ANY(list_transform(?::VARCHAR[], x -> TRY_CAST(x AS UUID)))`,
-    [siteId, ids],
+    `SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = ANY(?::UUID[])`,
+    [siteId, ids.map(uuidOrNull).filter((id): id is string => id !== null)],
   );
   return rows.map(shape);
 }
 
-export async function getGoal(db: Database, siteId: string, goalId: string): Promise<Goal> {
-  const row = await db.one(`SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = TRY_CAST(? AS UUID)`, [siteId, goalId]);
+export async function getGoal(db: MetaDb, siteId: string, goalId: string): Promise<Goal> {
+  const row = await db.one(`SELECT ${COLUMNS} FROM goals WHERE site_id = ? AND id = ?::UUID`, [siteId, uuidOrNull(goalId)]);
   if (!row) throw notFound('Goal not found');
   return shape(row);
 }
 
-export async function createGoal(db: Database, siteId: string, input: CreateGoal): Promise<Goal> {
+export async function createGoal(db: MetaDb, siteId: string, input: CreateGoal): Promise<Goal> {
   const [row] = await db.query(
     `INSERT INTO goals (id, site_id, name, type, path, event_name, value, archived, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, false, now()::TIMESTAMP) RETURNING ${COLUMNS}`,
@@ -44,7 +44,7 @@ export async function createGoal(db: Database, siteId: string, input: CreateGoal
   return shape(row!);
 }
 
-export async function updateGoal(db: Database, siteId: string, goalId: string, input: PatchGoal): Promise<Goal> {
+export async function updateGoal(db: MetaDb, siteId: string, goalId: string, input: PatchGoal): Promise<Goal> {
   const goal = await getGoal(db, siteId, goalId);
   if (input.path !== undefined && goal.type !== 'pageview') throw badRequest(`Invalid body field 'path': is only allowed on a pageview goal`);
   if (input.event_name !== undefined && goal.type !== 'event') throw badRequest(`Invalid body field 'event_name': is only allowed on an event goal`);
@@ -58,13 +58,13 @@ export async function updateGoal(db: Database, siteId: string, goalId: string, i
   return shape(row!);
 }
 
-export async function setArchived(db: Database, siteId: string, goalId: string, archived: boolean): Promise<Goal> {
-  const [row] = await db.query(`UPDATE goals SET archived = ? WHERE site_id = ? AND id = TRY_CAST(? AS UUID) RETURNING ${COLUMNS}`, [archived, siteId, goalId]);
+export async function setArchived(db: MetaDb, siteId: string, goalId: string, archived: boolean): Promise<Goal> {
+  const [row] = await db.query(`UPDATE goals SET archived = ? WHERE site_id = ? AND id = ?::UUID RETURNING ${COLUMNS}`, [archived, siteId, uuidOrNull(goalId)]);
   if (!row) throw notFound('Goal not found');
   return shape(row);
 }
 
 /** This feature's share of a site's deletion, in its transaction. */
-export async function deleteSiteGoals(tx: Tx, siteId: string) {
+export async function deleteSiteGoals(tx: MetaTx, siteId: string) {
   await tx.exec(`DELETE FROM goals WHERE site_id = ?`, [siteId]);
 }

@@ -13,12 +13,12 @@ const noPeriodGiven = (q: CommonQuery) => [q.period, q.date, q.from, q.to, q.fil
 /** Every active goal's totals; archived goals only with include_archived=true, as in the list. */
 export async function allGoalStats(src: QuerySources, site: Site, q: CommonQuery & { include_archived?: string }) {
   const scope = await scopeFor(src, site, q);
-  const goals = await listGoals(src.db, site.id, q.include_archived === 'true');
+  const goals = await listGoals(src.meta, site.id, q.include_archived === 'true');
   return { range: rangeEcho(scope.range), goals: await goalsStats(engineOf(src), scope, goals) };
 }
 
 export async function oneGoalStats(src: QuerySources, site: Site, goalId: string, q: CommonQuery & { interval?: Interval }) {
-  const goal = await getGoal(src.db, site.id, goalId);
+  const goal = await getGoal(src.meta, site.id, goalId);
   const scope = await scopeFor(src, site, q);
   const interval = q.interval ?? defaultInterval(scope.range);
   const { metrics, points } = await goalDetail(engineOf(src), scope, goal, interval);
@@ -26,7 +26,7 @@ export async function oneGoalStats(src: QuerySources, site: Site, goalId: string
 }
 
 export async function completions(src: QuerySources, site: Site, goalId: string, q: CommonQuery & Page) {
-  const goal = await getGoal(src.db, site.id, goalId);
+  const goal = await getGoal(src.meta, site.id, goalId);
   const scope = noPeriodGiven(q) ? undefined : await scopeFor(src, site, q);
   return goalCompletions(src.db, engineOf(src), src.files, site.id, goal, q, scope);
 }

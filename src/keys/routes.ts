@@ -12,9 +12,9 @@ export const keyRoutes = (ctx: AppContext, auth: Auth) =>
     .use(auth)
     .post('', async ({ access, body, set }) => {
       set.status = 201;
-      return ok(await keys.createKey(ctx.db, access.orgId!, body));
+      return ok(await keys.createKey(ctx.meta, access.orgId!, body));
     }, { session: true, body: CreateKeyBody, response: { 201: envelope(CreatedKeySchema), ...errorResponses }, detail: { summary: 'Create a key; the full key is in this response only' } })
-    .get('', async ({ access }) => ok({ api_keys: await keys.listKeys(ctx.db, access.orgId!, ctx.keyUsage) }),
+    .get('', async ({ access }) => ok({ api_keys: await keys.listKeys(ctx.meta, access.orgId!, ctx.keyUsage) }),
       { session: true, response: { 200: envelope(z.object({ api_keys: z.array(ApiKeySchema) })), ...errorResponses } })
-    .delete('/:keyId', async ({ access, params }) => ok(await keys.revokeKey(ctx.db, access.orgId!, params.keyId)),
+    .delete('/:keyId', async ({ access, params }) => ok(await keys.revokeKey(ctx.meta, access.orgId!, params.keyId)),
       { session: true, response: { 200: envelope(RevokedKeySchema), ...errorResponses }, detail: { summary: 'Revoke a key; effective on the next request' } });

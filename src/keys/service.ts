@@ -1,5 +1,5 @@
 // API keys: issue (shown once), list masked, revoke, and authenticate a presented key.
-import type { Database } from '../storage/database.ts';
+import { lockAcrossNodes, uuidOrNull, type MetaDb } from '../storage/meta-db.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
@@ -14,7 +14,7 @@ const LIST_COLUMNS = `id::VARCHAR AS id, name, scopes, '****' || key_last4 AS ke
 
 export type AuthenticatedKey = { id: string; org_id: string; scopes: KeyScope[]; plan: string };
 
-const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ cacheMisses: true });
+const cache = new CredentialCache<AuthenticatedKey & { expiresMs: number }>({ cacheMisses: true, revocable: true });
 
 /** Call after an organization's plan changed: cached keys carry the plan they were looked up with. */
 export const forgetOrganizationKeys = (orgId: string) => cache.invalidate((k) => k.org_id === orgId);
@@ -24,7 +24,7 @@ const creations = new SerialByKey();
 
 export const PLAN_REQUIRED = 'API key access requires a Startup plan or higher';
 
-export async function createKey(db: Database, orgId: string, input: { name: string; scopes: KeyScope[]; expires_at?: string | null }) {
+export async function createKey(db: MetaDb, orgId: string, input: { name: string; scopes: KeyScope[]; expires_at?: string | null }) {
   const org = await db.one<{ id: string; plan: string }>('SELECT id::VARCHAR AS id, plan FROM organizations WHERE id = ?::UUID', [orgId]);
   if (!org) throw notFound('Organization not found');
   if (org.plan === 'maker') throw new ApiError(402, PLAN_REQUIRED);
@@ -32,6 +32,7 @@ export async function createKey(db: Database, orgId: string, input: { name: stri
   if (expires && expires.getTime() <= Date.now()) throw badRequest(`Invalid body field 'expires_at': must be in the future`);
   const key = `${KEY_PREFIX}${randomHex(16)}`;
   const row = await creations.run(org.id, () => db.transaction(async (tx) => {
+    await lockAcrossNodes(db, tx, `api-keys:${org.id}`);
     const [{ n }] = await tx.query<{ n: number }>(
       `SELECT count(*) AS n FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()::TIMESTAMP)`,
       [org.id],
@@ -48,15 +49,15 @@ export async function createKey(db: Database, orgId: string, input: { name: stri
 }
 
 /** Pending last-use times are written first, so the list shows a use made a moment ago. */
-export async function listKeys(db: Database, orgId: string, usage?: KeyUsage) {
+export async function listKeys(db: MetaDb, orgId: string, usage?: KeyUsage) {
   await usage?.flush();
   return db.query<ApiKey>(`SELECT ${LIST_COLUMNS} FROM api_keys WHERE org_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [orgId]);
 }
 
-export async function revokeKey(db: Database, orgId: string, keyId: string) {
+export async function revokeKey(db: MetaDb, orgId: string, keyId: string) {
   const hit = await db.query(
-    `UPDATE api_keys SET revoked_at = now()::TIMESTAMP WHERE id = TRY_CAST(? AS UUID) AND org_id = ?::UUID AND revoked_at IS NULL RETURNING id::VARCHAR AS id`,
-    [keyId, orgId],
+    `UPDATE api_keys SET revoked_at = now()::TIMESTAMP WHERE id = ?::UUID AND org_id = ?::UUID AND revoked_at IS NULL RETURNING id::VARCHAR AS id`,
+    [uuidOrNull(keyId), orgId],
   );
   if (hit.length === 0) throw notFound('API key not found');
   cache.invalidate((k) => k.id === hit[0].id);
@@ -67,7 +68,7 @@ export async function revokeKey(db: Database, orgId: string, keyId: string) {
  * The live key behind a presented secret, or a 401. Usage times are batched in memory and
  * written at most every few seconds, so a request never waits on a write.
  */
-export async function authenticateKey(db: Database, presented: string, usage: KeyUsage): Promise<AuthenticatedKey> {
+export async function authenticateKey(db: MetaDb, presented: string, usage: KeyUsage): Promise<AuthenticatedKey> {
   const hash = sha256(presented);
   const found = await cache.get(hash, async () => {
     const row = await db.one<AuthenticatedKey & { expires_at: string | null }>(
@@ -89,7 +90,7 @@ export async function authenticateKey(db: Database, presented: string, usage: Ke
 export class KeyUsage {
   private pending = new Map<string, string>();
   private timer: ReturnType<typeof setInterval>;
-  constructor(private db: Database, intervalMs = 5_000) {
+  constructor(private db: MetaDb, intervalMs = 5_000) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     (this.timer as any).unref?.();
   }

@@ -11,13 +11,13 @@ import * as orgs from './service.ts';
 export const organizationRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations', tags: ['Organizations'] })
     .use(auth)
-    .get('', async ({ access }) => ok({ organizations: await orgs.listOrganizations(ctx.db, userOf(access)) }),
+    .get('', async ({ access }) => ok({ organizations: await orgs.listOrganizations(ctx.meta, userOf(access)) }),
       { session: true, response: { 200: envelope(z.object({ organizations: z.array(OrganizationSchema) })), ...errorResponses } })
     .post('', async ({ access, body, set }) => {
       set.status = 201;
-      return ok(await orgs.createOrganization(ctx.db, userOf(access), { name: body.name, plan: body.plan ?? ctx.config.defaultPlan }));
+      return ok(await orgs.createOrganization(ctx.meta, userOf(access), { name: body.name, plan: body.plan ?? ctx.config.defaultPlan }));
     }, { session: true, body: CreateOrganizationBody, response: { 201: envelope(OrganizationSchema), ...errorResponses } })
-    .get('/:orgId', async ({ access }) => ok((await orgs.getOrganization(ctx.db, access.orgId!))!),
+    .get('/:orgId', async ({ access }) => ok((await orgs.getOrganization(ctx.meta, access.orgId!))!),
       { session: true, response: { 200: envelope(OrganizationSchema), ...errorResponses }, detail: { summary: 'One organization you belong to' } })
-    .patch('/:orgId', async ({ access, body }) => ok(await orgs.patchOrganization(ctx.db, access.orgId!, access.role!, body)),
+    .patch('/:orgId', async ({ access, body }) => ok(await orgs.patchOrganization(ctx.meta, access.orgId!, access.role!, body)),
       { session: true, body: PatchOrganizationBody, response: { 200: envelope(OrganizationSchema), ...errorResponses }, detail: { summary: 'Rename or change plan (owner only)' } });

@@ -1,5 +1,5 @@
 // Organizations and memberships: create, list, rename or change plan (owner only).
-import type { Database } from '../storage/database.ts';
+import { uuidOrNull, type MetaDb } from '../storage/meta-db.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { Organization, Plan } from './model.ts';
 import { forgetOrganizationKeys } from '../keys/service.ts';
@@ -7,7 +7,7 @@ import { CredentialCache } from '../security/credential-cache.ts';
 
 const COLUMNS = `o.id::VARCHAR AS id, o.name, o.plan, o.created_at`;
 
-export async function createOrganization(db: Database, ownerId: string, input: { name: string; plan: Plan }): Promise<Organization> {
+export async function createOrganization(db: MetaDb, ownerId: string, input: { name: string; plan: Plan }): Promise<Organization> {
   const id = crypto.randomUUID();
   await db.transaction(async (tx) => {
     await tx.exec('INSERT INTO organizations VALUES (?, ?, ?, now()::TIMESTAMP)', [id, input.name, input.plan]);
@@ -16,11 +16,11 @@ export async function createOrganization(db: Database, ownerId: string, input: {
   return (await getOrganization(db, id))!;
 }
 
-export async function getOrganization(db: Database, id: string): Promise<Organization | undefined> {
-  return db.one<Organization>(`SELECT ${COLUMNS} FROM organizations o WHERE o.id = TRY_CAST(? AS UUID)`, [id]);
+export async function getOrganization(db: MetaDb, id: string): Promise<Organization | undefined> {
+  return db.one<Organization>(`SELECT ${COLUMNS} FROM organizations o WHERE o.id = ?::UUID`, [uuidOrNull(id)]);
 }
 
-export async function listOrganizations(db: Database, userId: string): Promise<Organization[]> {
+export async function listOrganizations(db: MetaDb, userId: string): Promise<Organization[]> {
   return db.query<Organization>(
     `SELECT ${COLUMNS} FROM organizations o JOIN memberships m ON m.org_id = o.id WHERE m.user_id = ? ORDER BY o.created_at`,
     [userId],
@@ -32,16 +32,16 @@ export async function listOrganizations(db: Database, userId: string): Promise<O
 const roles = new CredentialCache<string>();
 
 /** The caller's role in the organization; 404 when they are not a member, so foreign IDs leak nothing. */
-export async function membershipRole(db: Database, userId: string, orgId: string): Promise<string> {
+export async function membershipRole(db: MetaDb, userId: string, orgId: string): Promise<string> {
   const role = await roles.get(`${userId}:${orgId}`, async () => {
-    const row = await db.one<{ role: string }>('SELECT role FROM memberships WHERE user_id = ? AND org_id = TRY_CAST(? AS UUID)', [userId, orgId]);
+    const row = await db.one<{ role: string }>('SELECT role FROM memberships WHERE user_id = ? AND org_id = ?::UUID', [userId, uuidOrNull(orgId)]);
     return row?.role;
   });
   if (!role) throw notFound('Organization not found');
   return role;
 }
 
-export async function patchOrganization(db: Database, orgId: string, role: string, input: { name?: string; plan?: Plan }) {
+export async function patchOrganization(db: MetaDb, orgId: string, role: string, input: { name?: string; plan?: Plan }) {
   if (role !== 'owner') throw forbidden('Only the organization owner can change it');
   // One statement for either or both fields: an absent one keeps its value.
   const [org] = await db.query<Organization>(

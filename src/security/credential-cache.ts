@@ -10,6 +10,16 @@ import QuickLRU from 'quick-lru';
 /** quick-lru keeps two generations of maxSize entries each: at most this many in all. */
 const MAX_ENTRIES = 10_000;
 
+/**
+ * Off when several nodes share the metadata store (DATABASE_URL): a revocation or logout on another node
+ * cannot reach this process's entries, so credentials that can end (`revocable`) are looked up on every
+ * request — one indexed PostgreSQL read — instead of being remembered.
+ */
+let processCache = true;
+export const cacheCredentialsInProcess = (on: boolean) => {
+  processCache = on;
+};
+
 export class CredentialCache<T> {
   private entries: QuickLRU<string, T>;
   /**
@@ -20,12 +30,17 @@ export class CredentialCache<T> {
   private misses: QuickLRU<string, true> | undefined;
   private generation = 0;
 
-  constructor(opts: { cacheMisses?: boolean } = {}) {
+  private revocable: boolean;
+
+  /** `revocable`: the credential can be ended by a write (revoke, logout, expiry of an access token). */
+  constructor(opts: { cacheMisses?: boolean; revocable?: boolean } = {}) {
+    this.revocable = opts.revocable ?? false;
     this.entries = new QuickLRU<string, T>({ maxSize: MAX_ENTRIES / 2, maxAge: 5 * 60_000 });
     if (opts.cacheMisses) this.misses = new QuickLRU<string, true>({ maxSize: MAX_ENTRIES / 2, maxAge: 60_000 });
   }
 
   async get(hash: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (this.revocable && !processCache) return load();
     const hit = this.entries.get(hash);
     if (hit !== undefined) return hit;
     if (this.misses?.get(hash)) return undefined;

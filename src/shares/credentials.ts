@@ -1,5 +1,5 @@
 // The shared-link credential: a link's own token (shl_…) or an unlocked link's access token (shs_…) → the one site it reaches.
-import type { Database } from '../storage/database.ts';
+import type { MetaDb } from '../storage/meta-db.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
 import { CredentialCache } from '../security/credential-cache.ts';
 import { unauthorized } from '../http/errors.ts';
@@ -15,15 +15,15 @@ export type ShareGrant = { linkId: string; orgId: string; siteId: string };
 export const isShareToken = (token: string) => token.startsWith(LINK_PREFIX) || token.startsWith(ACCESS_PREFIX);
 
 // Tokens are random: one that was not found cannot exist later, so misses are cached too.
-const links = new CredentialCache<LiveLink>({ cacheMisses: true });
-const accesses = new CredentialCache<{ link: LiveLink; expiresMs: number }>({ cacheMisses: true });
+const links = new CredentialCache<LiveLink>({ cacheMisses: true, revocable: true });
+const accesses = new CredentialCache<{ link: LiveLink; expiresMs: number }>({ cacheMisses: true, revocable: true });
 
 const LINK_COLUMNS = `l.id::VARCHAR AS id, l.org_id::VARCHAR AS org_id, l.site_id::VARCHAR AS site_id, l.password_hash IS NOT NULL AS has_password`;
 type LinkRow = { id: string; org_id: string; site_id: string; has_password: boolean };
 const live = (r: LinkRow): LiveLink => ({ id: r.id, orgId: r.org_id, siteId: r.site_id, hasPassword: r.has_password });
 
 /** The live (not revoked) link behind a link token, or undefined. */
-export async function linkByToken(db: Database, token: string): Promise<LiveLink | undefined> {
+export async function linkByToken(db: MetaDb, token: string): Promise<LiveLink | undefined> {
   if (!token.startsWith(LINK_PREFIX)) return undefined;
   const hash = sha256(token);
   return links.get(hash, async () => {
@@ -33,7 +33,7 @@ export async function linkByToken(db: Database, token: string): Promise<LiveLink
 }
 
 /** What a share token may read (auth layer, contract §4 step 2): 401 for an unknown, revoked or expired one, or a bare token of a password-protected link. */
-export async function shareGrant(db: Database, token: string): Promise<ShareGrant> {
+export async function shareGrant(db: MetaDb, token: string): Promise<ShareGrant> {
   let link: LiveLink | undefined;
   if (token.startsWith(LINK_PREFIX)) {
     link = await linkByToken(db, token);
@@ -55,7 +55,7 @@ export async function shareGrant(db: Database, token: string): Promise<ShareGran
 }
 
 /** A fresh access token for an unlocked link. */
-export async function createAccess(db: Database, linkId: string) {
+export async function createAccess(db: MetaDb, linkId: string) {
   const token = `${ACCESS_PREFIX}${randomHex(32)}`;
   const expires = new Date(Date.now() + ACCESS_LIFETIME_MS);
   await db.exec('INSERT INTO share_sessions VALUES (?, ?, now()::TIMESTAMP, ?::TIMESTAMPTZ::TIMESTAMP)', [sha256(token), linkId, expires.toISOString()]);

@@ -1,5 +1,5 @@
 // Shared links of a site: create (token shown once), list masked, revoke, and the public side (describe, unlock).
-import type { Database, Tx } from '../storage/database.ts';
+import { uuidOrNull, type MetaDb, type MetaTx } from '../storage/meta-db.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { randomHex, sha256 } from '../security/tokens.ts';
@@ -9,7 +9,7 @@ import type { SharedLink } from './model.ts';
 
 const LIST_COLUMNS = `id::VARCHAR AS id, name, password_hash IS NOT NULL AS has_password, created_at, '****' || token_last4 AS token_preview`;
 
-export async function createLink(db: Database, site: Site, input: { name?: string; password?: string }) {
+export async function createLink(db: MetaDb, site: Site, input: { name?: string; password?: string }) {
   const token = `${LINK_PREFIX}${randomHex(16)}`;
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const [row] = await db.query<SharedLink>(
@@ -20,15 +20,15 @@ export async function createLink(db: Database, site: Site, input: { name?: strin
   return { id: row.id, name: row.name, token, url: `/share/${token}`, has_password: row.has_password, created_at: row.created_at };
 }
 
-export async function listLinks(db: Database, siteId: string): Promise<SharedLink[]> {
+export async function listLinks(db: MetaDb, siteId: string): Promise<SharedLink[]> {
   return db.query<SharedLink>(`SELECT ${LIST_COLUMNS} FROM shared_links WHERE site_id = ?::UUID AND revoked_at IS NULL ORDER BY created_at`, [siteId]);
 }
 
 /** Ends the link and every access token unlocked from it, from the very next request. */
-export async function revokeLink(db: Database, siteId: string, linkId: string) {
+export async function revokeLink(db: MetaDb, siteId: string, linkId: string) {
   const hit = await db.query<{ id: string }>(
-    `UPDATE shared_links SET revoked_at = now()::TIMESTAMP WHERE id = TRY_CAST(? AS UUID) AND site_id = ?::UUID AND revoked_at IS NULL RETURNING id::VARCHAR AS id`,
-    [linkId, siteId],
+    `UPDATE shared_links SET revoked_at = now()::TIMESTAMP WHERE id = ?::UUID AND site_id = ?::UUID AND revoked_at IS NULL RETURNING id::VARCHAR AS id`,
+    [uuidOrNull(linkId), siteId],
   );
   if (hit.length === 0) throw notFound('Shared link not found');
   const id = hit[0].id;
@@ -39,7 +39,7 @@ export async function revokeLink(db: Database, siteId: string, linkId: string) {
 
 /** A deleted site takes its links along. */
 /** The links' share of a site's deletion, inside its transaction; cached links are forgotten once it committed. */
-export async function deleteSiteLinks(tx: Tx, siteId: string) {
+export async function deleteSiteLinks(tx: MetaTx, siteId: string) {
   await tx.exec('DELETE FROM share_sessions WHERE link_id IN (SELECT id FROM shared_links WHERE site_id = ?::UUID)', [siteId]);
   await tx.exec('DELETE FROM shared_links WHERE site_id = ?::UUID', [siteId]);
   return () => forgetLinks((l) => l.siteId === siteId);
@@ -55,7 +55,7 @@ export function describeLink(link: LiveLink, site: Site) {
 }
 
 /** The password → a short-lived access token (shs_…) for this link. */
-export async function unlockLink(db: Database, link: LiveLink, password: string) {
+export async function unlockLink(db: MetaDb, link: LiveLink, password: string) {
   if (!link.hasPassword) throw badRequest('This shared link has no password: use its token directly');
   const row = await db.one<{ password_hash: string }>('SELECT password_hash FROM shared_links WHERE id = ?::UUID AND revoked_at IS NULL', [link.id]);
   if (!row) throw notFound('Shared link not found');

@@ -5,6 +5,6 @@ import { deleteSiteLinks } from './links.ts';
 
 export const sharesModule = (): Module => ({
   name: 'shares',
-  dropSite: (tx, siteId) => deleteSiteLinks(tx, siteId),
+  dropSiteMeta: (tx, siteId) => deleteSiteLinks(tx, siteId),
   routes: shareRoutes,
 });

@@ -18,7 +18,7 @@ const manageRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/shared-links', tags: ['Shared links'] })
     .use(auth)
     .post('', async ({ access, body, set }) => {
-      const created = await links.createLink(ctx.db, access.site!, body);
+      const created = await links.createLink(ctx.meta, access.site!, body);
       set.status = 201;
       return ok(created);
     }, {
@@ -28,9 +28,9 @@ const manageRoutes = (ctx: AppContext, auth: Auth) =>
         description: 'Any member of the organization may create, list and revoke links, as for the site’s own settings. Session only.',
       },
     })
-    .get('', async ({ access }) => ok({ shared_links: await links.listLinks(ctx.db, access.site!.id) }),
+    .get('', async ({ access }) => ok({ shared_links: await links.listLinks(ctx.meta, access.site!.id) }),
       { session: true, response: { 200: envelope(z.object({ shared_links: z.array(SharedLinkSchema) })), ...errorResponses }, detail: { summary: 'The site’s live shared links, tokens masked' } })
-    .delete('/:linkId', async ({ access, params }) => ok(await links.revokeLink(ctx.db, access.site!.id, params.linkId)),
+    .delete('/:linkId', async ({ access, params }) => ok(await links.revokeLink(ctx.meta, access.site!.id, params.linkId)),
       { session: true, response: { 200: envelope(RevokedLinkSchema), ...errorResponses }, detail: { summary: 'Revoke a link: it and its unlocked sessions stop working at once' } });
 
 const publicRoutes = (ctx: AppContext) => {
@@ -38,7 +38,7 @@ const publicRoutes = (ctx: AppContext) => {
   const unlockAttempts = new RateLimiter(ctx.config.authRateLimit);
 
   async function liveLink(token: string) {
-    const link = await linkByToken(ctx.db, token);
+    const link = await linkByToken(ctx.meta, token);
     // A link whose site was deleted is gone with it, even before the delete hook ran.
     const site = link && ctx.sites.inOrg(link.orgId, link.siteId);
     if (!link || !site) throw notFound(LINK_NOT_FOUND);
@@ -62,7 +62,7 @@ const publicRoutes = (ctx: AppContext) => {
   return new Elysia({ prefix: '/api/v1/share', tags: ['Shared links'] })
     .get('/:token', async ({ params, set }) => {
       const { link, site } = await liveLink(params.token);
-      Object.assign(set.headers, ctx.limiters.data.hit(`share:${link.id}`).headers);
+      Object.assign(set.headers, (await ctx.limiters.data.hit(`share:${link.id}`)).headers);
       return ok(links.describeLink(link, site));
     }, {
       response: { 200: envelope(ShareInfoSchema), ...errorResponses },
@@ -70,7 +70,7 @@ const publicRoutes = (ctx: AppContext) => {
     })
     .post('/:token/unlock', async ({ request, params, body }) => {
       const { link } = await unlock.run(request, params);
-      return ok(await links.unlockLink(ctx.db, link, body.password));
+      return ok(await links.unlockLink(ctx.meta, link, body.password));
     }, {
       ...unlock.hooks, body: UnlockBody, response: { 200: envelope(UnlockResult), ...errorResponses },
       detail: { summary: 'Exchange a shared link’s password for a 24-hour access token (shs_…)', security: [] },

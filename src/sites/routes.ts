@@ -17,9 +17,9 @@ export const siteRoutes = (ctx: AppContext, auth: Auth, dropSite: DropSite) =>
       { scope: 'sites:read', response: { 200: envelope(SiteSchema), ...errorResponses } })
     .post('', async ({ access, body, set }) => {
       set.status = 201;
-      return ok(sites.publicSite(await sites.createSite(ctx.db, ctx.sites, access.orgId!, body)));
+      return ok(sites.publicSite(await sites.createSite(ctx.meta, ctx.sites, access.orgId!, body)));
     }, { session: true, body: CreateSiteBody, response: { 201: envelope(SiteSchema), ...errorResponses } })
-    .patch('/:siteId', async ({ access, body }) => ok(sites.publicSite(await sites.patchSite(ctx.db, ctx.sites, access.site!, body))),
+    .patch('/:siteId', async ({ access, body }) => ok(sites.publicSite(await sites.patchSite(ctx.meta, ctx.sites, access.site!, body))),
       { session: true, body: PatchSiteBody, response: { 200: envelope(SiteSchema), ...errorResponses } })
-    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.db, ctx.sites, ctx.analyticsWrites, dropSite, access.site!)),
+    .delete('/:siteId', async ({ access }) => ok(await sites.deleteSite(ctx.meta, ctx.db, ctx.sites, ctx.analyticsWrites, dropSite, access.site!)),
       { session: true, response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses }, detail: { summary: 'Delete a site and all its events' } });

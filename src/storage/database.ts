@@ -69,6 +69,8 @@ export const BACKGROUND_THREADS = 1;
 type Handle = { instance: DuckDBInstance; pool: Pool };
 
 export class Database {
+  /** As a metadata store (storage/meta-db.ts): the default one, private to this process's DATA_DIR. */
+  readonly dialect = 'duckdb' as const;
   /** Set while an invalidated instance is being replaced: new work waits for the new one. */
   private reopening: Promise<void> | undefined;
   /** Bumped by each reopen, so that many failures of one instance reopen it once. */

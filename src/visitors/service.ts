@@ -17,7 +17,7 @@ function shape({ visitor_id: _internal, total: _total, custom, email, name, avat
 }
 
 /** Active goals only: archiving a goal takes it out of every report, visitor totals included. */
-const activeGoals = async (db: Database, siteId: string) => (await listGoals(db, siteId)).map(goalMatch);
+const activeGoals = async (src: QuerySources, siteId: string) => (await listGoals(src.meta, siteId)).map(goalMatch);
 
 /** A 404 unless `visitorId` names a visitor profile of the site. */
 export async function assertVisitorExists(db: Database, siteId: string, visitorId: string): Promise<void> {
@@ -27,12 +27,12 @@ export async function assertVisitorExists(db: Database, siteId: string, visitorI
 
 export async function visitorList(src: QuerySources, siteId: string, q: Page & { search?: string }) {
   // An empty search (?search=) lists everyone.
-  const { rows, total } = await listVisitors(src.db, engineOf(src), src.files, siteId, await activeGoals(src.db, siteId), q, q.search || undefined);
+  const { rows, total } = await listVisitors(src.db, engineOf(src), src.files, siteId, await activeGoals(src, siteId), q, q.search || undefined);
   return { visitors: rows.map(shape), pagination: { total, page: q.page, limit: q.limit } };
 }
 
 export async function visitorTimeline(src: QuerySources, siteId: string, visitorId: string, q: Page) {
-  const profile = await visitorProfile(src.db, engineOf(src), src.files, siteId, visitorId, await activeGoals(src.db, siteId));
+  const profile = await visitorProfile(src.db, engineOf(src), src.files, siteId, visitorId, await activeGoals(src, siteId));
   if (!profile) throw notFound('Visitor not found');
   const { rows, total } = await visitorEvents(engineOf(src), src.files, siteId, profile.visitor_id, q);
   return {

@@ -1,9 +1,8 @@
 // Deleting a site removes its goals, funnels and annotations from the metadata database, and nobody else's.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
-import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { setupAccount } from '../helpers/api.ts';
+import { queryMetadata } from '../helpers/inspect-db.ts';
 
 const fx = withServer();
 
@@ -21,12 +20,8 @@ test("deleting a site deletes its goals, funnels and annotations, and only those
   expect((await a.api.del(`/api/v1/organizations/${a.orgId}/sites/${gone}`, a.token)).status).toBe(200);
   expect(await fx.srv.stop()).toBe(0);
 
-  const db = await DuckDBInstance.create(join(fx.srv.dataDir, 'tern.duckdb'), { access_mode: 'READ_ONLY' });
-  const c = await db.connect();
   for (const table of ['goals', 'funnels', 'annotations']) {
-    const rows = (await c.runAndReadAll(`SELECT site_id, count(*)::INTEGER AS n FROM ${table} GROUP BY site_id`)).getRowObjectsJS();
+    const rows = await queryMetadata(fx.srv, `SELECT site_id, count(*)::INTEGER AS n FROM ${table} GROUP BY site_id`);
     expect(rows).toEqual([{ site_id: keep, n: 1 }]);
   }
-  c.closeSync();
-  db.closeSync();
 });

@@ -1,6 +1,7 @@
 // Test helper: read a stopped server's DuckDB file directly, to check what ingestion stored.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
+import postgres from 'postgres';
 
 export async function queryStored<T = Record<string, any>>(dataDir: string, sql: string, params: any[] = []): Promise<T[]> {
   const inst = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { access_mode: 'READ_ONLY' });
@@ -49,4 +50,18 @@ export async function sendEvent(url: string, body: unknown, headers: Record<stri
   const r = await fetch(`${url}/api/v1/event`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, ...headers }, body: JSON.stringify(body) });
   await r.arrayBuffer();
   return r.status;
+}
+
+/**
+ * Rows of the server's metadata tables (users, sites, goals…), wherever it keeps them: PostgreSQL when it runs
+ * with DATABASE_URL, else its DuckDB file (then the server must be stopped). `sql` must read the same on both.
+ */
+export async function queryMetadata<T = Record<string, any>>(srv: { dataDir: string; databaseUrl?: string }, sql: string): Promise<T[]> {
+  if (!srv.databaseUrl) return queryStored<T>(srv.dataDir, sql);
+  const pg = postgres(srv.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    return [...(await pg.unsafe(sql))] as T[];
+  } finally {
+    await pg.end({ timeout: 1 });
+  }
 }

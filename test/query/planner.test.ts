@@ -14,7 +14,7 @@ const HOSTILE = "'); DROP TABLE events; --";
 
 const store = withTempStore('tern-planner-');
 
-const scope = (q: CommonQuery) => scopeFor({ db: store.db, files: store.files, goals: (siteId, ids) => goalsByIds(store.db, siteId, ids) }, SITE, q);
+const scope = (q: CommonQuery) => scopeFor({ db: store.db, meta: store.db, files: store.files, goals: (siteId, ids) => goalsByIds(store.db, siteId, ids) }, SITE, q);
 const filtered = (dimension: string, value: string) => scope({ ...MARCH, filters: JSON.stringify([{ dimension, operator: 'is', value }]) });
 
 describe('parse: request parameters → scope', () => {

@@ -27,3 +27,10 @@ test.skipIf(process.getuid?.() === 0 && !existsSync('/usr/bin/setpriv'))('withou
   expect(r.stdout).toBe('');
   expect(r.stderr).toBe("tern: tests need Debian's chromium: run `apt-get install -y chromium` as root\n");
 });
+
+test.skipIf(process.getuid?.() === 0 && !existsSync('/usr/bin/setpriv'))('without PostgreSQL, not root: one line saying which tests skip, and the run goes on (exit 0)', () => {
+  const r = run({ TERN_POSTGRESQL_DIR: '/nonexistent/postgresql' }, true);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toBe("tern: tests that need Debian's postgresql (DATABASE_URL tests) will be skipped: run `apt-get install -y postgresql` as root\n");
+});

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Database } from '../../storage/database.ts';
 import { duckdbEngine, type Engine } from '../sql/dialect.ts';
+import type { MetaDb } from '../../storage/meta-db.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
 import { firstVisitDate } from './first-visit.ts';
@@ -26,10 +27,11 @@ export const IntervalParam = z.enum(INTERVALS).optional().describe('hour for one
 export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
 
 /**
- * What the engine reads: the database, the Parquet manifest, the goals' owner for the goal filter, and the
+ * What the engine reads: the database, the Parquet manifest, the goals' owner for the goal filter, the
+ * metadata store (goals, funnels, annotations: `db` itself unless DATABASE_URL moved it to PostgreSQL), and the
  * engine answering analytics (DuckDB's database itself, or ClickHouse: ANALYTICS_ENGINE).
  */
-export type QuerySources = { db: Database; files: ParquetManifest; goals: GoalLookup; engine?: Engine };
+export type QuerySources = { db: Database; meta: MetaDb; files: ParquetManifest; goals: GoalLookup; engine?: Engine };
 
 /** The engine answering the sources' analytics: DuckDB's database unless another was configured. */
 export const engineOf = (src: QuerySources): Engine => src.engine ?? duckdbEngine(src.db);
