@@ -12,7 +12,7 @@ import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels } from '../sql/buckets.ts';
-import { percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
+import { labelledColumns, percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -105,7 +105,7 @@ async function runParts(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, d
     const kind = !names.length ? 'CROSS JOIN' : part.decorates ? 'LEFT JOIN' : 'FULL JOIN';
     from = frag(`${from.sql} ${kind} p${i + 1}${kind === 'CROSS JOIN' ? '' : on}`);
   });
-  const cols = frag(['*', 'count(*) OVER () AS total_rows'].join(', '));
+  const cols = sql`${labelledColumns(dims)}, count(*) OVER () AS total_rows`;
   const order = names.length ? sql` ORDER BY ${orderSql({ ...run.q, dimensions: dims })}` : frag('');
   const page = paging ? sql` LIMIT ${paging.limit} OFFSET ${paging.offset}` : frag('');
   return rows(run.db, sql`WITH ${ctes} SELECT ${cols} FROM ${from}${order}${page}`);

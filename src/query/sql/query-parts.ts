@@ -111,17 +111,20 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
  */
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
-/** A part with its time column (an integer bucket while grouping) as the bucket's label. */
-function labelled(part: Part, dims: QueryDim[]): Part {
+/**
+ * The select list of the joined parts: every column, the time column (an integer bucket while grouping and
+ * joining: hashing integers, not labels) as the bucket's label. Labels sort as their buckets do.
+ */
+export function labelledColumns(dims: QueryDim[]): Fragment {
   const t = dims.findIndex((d) => d.kind === 'time');
   const d = dims[t];
-  if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
-  return { ...part, sql: sql`SELECT * REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+  if (!d || d.kind !== 'time') return frag('*');
+  return sql`* REPLACE (strftime(make_timestamp(${frag(`d${t}`)}), ${labelFormat(d.interval)}) AS ${frag(`d${t}`)})`;
 }
 
 /** Every part of the query, the ones finding rows first. */
 export function queryParts(q: PartsInput): Part[] {
-  return partsOf(q).map((p) => labelled(p, q.dims));
+  return partsOf(q);
 }
 
 function partsOf(q: PartsInput): Part[] {
