@@ -11,7 +11,7 @@ import type { ApiQuery, QueryMetric } from '../parse/query-parse.ts';
 import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../parse/filter-tree.ts';
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
-import { bucketLabels } from '../sql/buckets.ts';
+import { bucketLabels, type Interval } from '../sql/buckets.ts';
 import { labelledColumns, percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
@@ -61,7 +61,18 @@ const SORT: Record<QueryMetric, string> = {
   conversion_rate: 'visitors / nullif(denominator, 0)', exit_rate: 'exits / nullif(pageviews, 0)', completion_revenue: 'coalesce(completion_revenue, 0)',
 };
 
-type Run = { q: ApiQuery; db: Database; goals: SiteGoal[] };
+/** `labels`: every bucket label of a range, worked out once per run (hours over 90 days are 2,160 of them). */
+type Run = { q: ApiQuery; db: Database; goals: SiteGoal[]; labels: (range: Range, interval: Interval) => string[] };
+
+function labelCache(): Run['labels'] {
+  const known = new Map<string, string[]>();
+  return (range, interval) => {
+    const key = `${range.fromUtc} ${range.toUtc} ${range.timezone} ${interval}`;
+    let found = known.get(key);
+    if (!found) known.set(key, (found = bucketLabels(range, interval, MAX_TIME_LABELS)));
+    return found;
+  };
+}
 
 /** The scope of the query over `range` (and its plan, and the plan without goal filters for conversion rates). */
 function plans(run: Run, base: Omit<Scope, 'range' | 'filters'>, range: Range): Pick<PartsInput, 'plan' | 'denominator'> {
@@ -154,7 +165,7 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const { q } = run;
   const p = plans(run, base, range);
   const time = q.dimensions.find((d) => d.kind === 'time');
-  const labels = time && q.include.timeLabels ? bucketLabels(range, time.interval, MAX_TIME_LABELS) : undefined;
+  const labels = time && q.include.timeLabels ? run.labels(range, time.interval) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
   const [found, totals, pctBase] = await Promise.all([
     runParts(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null),
@@ -202,11 +213,11 @@ export async function runQuery(db: Database, files: ParquetManifest, site: Scope
 
 /** Run a parsed query over a resolved range: the reports' presets call this with the range they resolved. */
 export async function answerQuery(db: Database, base: { site: ScopeSite; files: ParquetManifest }, range: Range, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
-  const run: Run = { q, db, goals };
+  const run: Run = { q, db, goals, labels: labelCache() };
   const strategy = strategyFor(q);
   // The chart report stops at 1,000 buckets (its contract); longer series are counted in parts.
   const interval = strategy.kind === 'series' || strategy.kind === 'revenue' ? strategy.interval : null;
-  const chartable = !interval || bucketLabels(range, interval, MAX_TIME_LABELS).length <= CHART_BUCKETS;
+  const chartable = !interval || run.labels(range, interval).length <= CHART_BUCKETS;
   if ((strategy.kind === 'totals' || strategy.kind === 'series' || strategy.kind === 'revenue') && chartable) return byReport(db, q, { ...base, range }, strategy);
   if (strategy.kind === 'ranked') {
     const [b, totals] = await Promise.all([
@@ -226,7 +237,7 @@ export async function answerQuery(db: Database, base: { site: ScopeSite; files: 
     prevRange ? answerFor({ ...run, q: { ...q, include: { ...q.include, timeLabels: true } } }, base, prevRange, false) : Promise.resolve(null),
   ]);
   const time = q.dimensions.find((d) => d.kind === 'time');
-  const labels = time ? (cur.labels ?? bucketLabels(range, time.interval, MAX_TIME_LABELS)) : [];
+  const labels = time ? (cur.labels ?? run.labels(range, time.interval)) : [];
   return {
     results: cur.results,
     ...(cur.totals ? { totals: cur.totals } : {}),
