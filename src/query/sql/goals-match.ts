@@ -43,6 +43,3 @@ export function matchSum(defs: MatchDef[], weights: number[]): Fragment {
   const parts = [...(pages.length ? [sql`CASE WHEN event_type = 'pageview' THEN ${join(pages, ' + ')} ELSE 0 END`] : []), ...events];
   return parts.length ? sql`(${join(parts, ' + ')})` : frag('0');
 }
-
-/** How many of the goals the event completes (an event may complete several). */
-export const goalCountExpr = (goals: MatchDef[]): Fragment => matchSum(goals, goals.map(() => 1));
