@@ -1,6 +1,6 @@
 // The query API's answers the planner gives to a report's own builder (plan/query-strategy.ts): the ranked
-// breakdown, the top-line totals, the chart's series, the revenue totals and series. The reports call these as presets; POST /query of the
-// same shape gets the same rows, reshaped as dimensions and metrics.
+// breakdown, the top-line totals, the chart's series, the revenue totals and series. The reports call these as
+// presets; POST /query of the same shape gets the same rows, reshaped as dimensions and metrics.
 import type { Runner } from '../sql/dialect.ts';
 import type { Scope } from '../plan/scope.ts';
 import { comparisonRange, rangeEcho, type Comparison, type Range } from '../parse/period.ts';
@@ -51,7 +51,7 @@ type Figures = { totals: (range: Range) => Promise<Record<string, any>>; points?
 function figuresOf(db: Runner, q: ApiQuery, full: Scope, s: Strategy): Figures {
   if (s.kind === 'revenue') {
     // Totals alone need no points: months keep any range to few buckets.
-    const ofRange = (range: Range, interval: Interval) => revenueOf(db, { ...full, range }, interval);
+    const ofRange = (range: Range, interval: Interval) => revenueOf(db, { ...full, range }, interval, false);
     const shown = (t: RevenueTotals) => ({ revenue: t.revenue, orders: t.orders, average_order_value: t.average_order_value });
     return {
       totals: async (range) => shown((await ofRange(range, 'month')).metrics),

@@ -2,7 +2,7 @@
 // metrics, with totals, the comparison range and every time label when asked. The planner picks the
 // relations (plan/planner.ts); the SQL is composed by sql/query-parts.ts, as one statement per answer part.
 import type { Database } from '../../storage/database.ts';
-import { duckdbEngine, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
+import { dialectOf, duckdbEngine, type Dialect, type Engine, type Runner } from '../sql/dialect.ts';
 import { frag, join, sql, type Fragment } from '../../storage/sql.ts';
 import { planFor } from '../plan/planner.ts';
 import type { Scope, ScopeSite } from '../plan/scope.ts';
@@ -12,8 +12,8 @@ import type { ApiQuery, QueryMetric } from '../parse/query-parse.ts';
 import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../parse/filter-tree.ts';
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
-import { bucketLabels } from '../sql/buckets.ts';
-import { percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
+import { bucketLabels, type Interval } from '../sql/buckets.ts';
+import { labelledColumns, percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -62,7 +62,18 @@ const SORT: Record<QueryMetric, string> = {
   conversion_rate: 'visitors / nullif(denominator, 0)', exit_rate: 'exits / nullif(pageviews, 0)', completion_revenue: 'coalesce(completion_revenue, 0)',
 };
 
-type Run = { q: ApiQuery; db: Runner; goals: SiteGoal[] };
+/** `labels`: every bucket label of a range, worked out once per run (hours over 90 days are 2,160 of them). */
+type Run = { q: ApiQuery; db: Runner; goals: SiteGoal[]; labels: (range: Range, interval: Interval) => string[] };
+
+function labelCache(): Run['labels'] {
+  const known = new Map<string, string[]>();
+  return (range, interval) => {
+    const key = `${range.fromUtc} ${range.toUtc} ${range.timezone} ${interval}`;
+    let found = known.get(key);
+    if (!found) known.set(key, (found = bucketLabels(range, interval, MAX_TIME_LABELS)));
+    return found;
+  };
+}
 
 /** The scope of the query over `range` (and its plan, and the plan without goal filters for conversion rates). */
 function plans(run: Run, base: Omit<Scope, 'range' | 'filters'>, range: Range): Pick<PartsInput, 'plan' | 'denominator'> {
@@ -106,7 +117,7 @@ async function runParts(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, d
     const kind = !names.length ? 'CROSS JOIN' : part.decorates ? 'LEFT JOIN' : 'FULL JOIN';
     from = frag(`${from.sql} ${kind} p${i + 1}${kind === 'CROSS JOIN' ? '' : on}`);
   });
-  const cols = frag(['*', 'count(*) OVER () AS total_rows'].join(', '));
+  const cols = sql`${labelledColumns(dims, dialectOf(p.plan.scope))}, count(*) OVER () AS total_rows`;
   const order = names.length ? sql` ORDER BY ${orderSql({ ...run.q, dimensions: dims })}` : frag('');
   const page = paging ? sql` LIMIT ${paging.limit} OFFSET ${paging.offset}` : frag('');
   return rows(run.db, sql`WITH ${ctes} SELECT ${cols} FROM ${from}${order}${page}`);
@@ -155,7 +166,7 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const { q } = run;
   const p = plans(run, base, range);
   const time = q.dimensions.find((d) => d.kind === 'time');
-  const labels = time && q.include.timeLabels ? bucketLabels(range, time.interval, MAX_TIME_LABELS) : undefined;
+  const labels = time && q.include.timeLabels ? run.labels(range, time.interval) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
   const [found, totals, pctBase] = await Promise.all([
     runParts(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null),
@@ -205,11 +216,11 @@ export async function runQuery(src: { engine?: Engine; db: Database; files: Parq
 
 /** Run a parsed query over a resolved range: the reports' presets call this with the range they resolved. */
 export async function answerQuery(db: Runner, base: { site: ScopeSite; files: ParquetManifest; dialect?: Dialect }, range: Range, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
-  const run: Run = { q, db, goals };
+  const run: Run = { q, db, goals, labels: labelCache() };
   const strategy = strategyFor(q);
   // The chart report stops at 1,000 buckets (its contract); longer series are counted in parts.
   const interval = strategy.kind === 'series' || strategy.kind === 'revenue' ? strategy.interval : null;
-  const chartable = !interval || bucketLabels(range, interval, MAX_TIME_LABELS).length <= CHART_BUCKETS;
+  const chartable = !interval || run.labels(range, interval).length <= CHART_BUCKETS;
   if ((strategy.kind === 'totals' || strategy.kind === 'series' || strategy.kind === 'revenue') && chartable) return byReport(db, q, { ...base, range }, strategy);
   if (strategy.kind === 'ranked') {
     const [b, totals] = await Promise.all([
@@ -229,7 +240,7 @@ export async function answerQuery(db: Runner, base: { site: ScopeSite; files: Pa
     prevRange ? answerFor({ ...run, q: { ...q, include: { ...q.include, timeLabels: true } } }, base, prevRange, false) : Promise.resolve(null),
   ]);
   const time = q.dimensions.find((d) => d.kind === 'time');
-  const labels = time ? (cur.labels ?? bucketLabels(range, time.interval, MAX_TIME_LABELS)) : [];
+  const labels = time ? (cur.labels ?? run.labels(range, time.interval)) : [];
   return {
     results: cur.results,
     ...(cur.totals ? { totals: cur.totals } : {}),

@@ -20,16 +20,17 @@ export type RevenuePoint = { date: string; revenue: number; orders: number };
 
 /**
  * One pass over the scope's orders: per currency (metrics, by_currency) and per local bucket and
- * currency (points), with the scope's visitors for the conversion rate alongside.
+ * currency (points), with the scope's visitors for the conversion rate alongside (unless `conversion` is false:
+ * the query API asks no conversion rate of its revenue queries).
  */
-export async function revenueOf(db: Runner, scope: Scope, interval: Interval) {
+export async function revenueOf(db: Runner, scope: Scope, interval: Interval, conversion = true) {
   const plan = planFor(db, scope);
   const d = dialectOf(scope);
   const [groups, v] = await Promise.all([
     rows(db, sql`SELECT ${bucketLabelSql(interval, 'b', d)} AS bucket, currency, ${frag(ORDER_METRICS.join(', '))} FROM (
       SELECT ${bucketSql(interval, scope.range, 'ts', d)} AS b, currency, ${selectMetrics(ORDER_METRICS, 'orders')}
       FROM ${plan.orders()} GROUP BY GROUPING SETS ((b, currency), (currency)))`),
-    plan.visitors('visits').then((q) => one(db, q)),
+    conversion ? plan.visitors('visits').then((q) => one(db, q)) : undefined,
   ]);
   const cur = scope.site.currency;
   const perCurrency = groups.filter((g) => g.bucket === null);

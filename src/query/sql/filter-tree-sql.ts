@@ -27,7 +27,10 @@ export function treeCondition(n: FilterNode, on: 'visits' | 'events', at: Lookup
       const f = n.filter;
       const visitLevel = isVisitLevel(f);
       const direct = on === 'visits' ? visitLevel : !visitLevel || (f.target.kind === 'column' && f.target.onEveryEvent);
-      if (direct) return sql`coalesce(${condition(f, d)}, false)`;
+      // A bare comparison: DuckDB pushes it into the Parquet scan (row-group statistics, dictionaries), which a
+      // coalesce() around it prevents. A missing value (NULL) still fails the filter: under and / or it
+      // decides nothing a false would not, and every not above it coalesces its whole child.
+      if (direct) return condition(f, d);
       return on === 'visits'
         ? sql`visit_id IN (SELECT visit_id FROM ${at.events} WHERE ${condition(f, d)})`
         : sql`visit_id IN (SELECT visit_id FROM ${at.visits} WHERE ${condition(f, d)})`;

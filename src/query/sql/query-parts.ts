@@ -40,7 +40,7 @@ const DAY_MS = 86_400_000;
 const visitLookup = (s: Scope) => siteRows(s.files, 'visits', s.site.id, { fromUtc: iso(Date.parse(s.range.fromUtc) - DAY_MS), toUtc: s.range.toUtc }, s.dialect);
 
 function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
-  // Grouped on the integer bucket; labelled once per group (labelled()).
+  // Grouped and joined on the integer bucket; labelled once, after the join (labelledColumns()).
   if (d.kind === 'time') return bucketSql(d.interval, s.range, on === 'visits' || on === 'exits' ? 'start_ts' : 'ts', dialectOf(s));
   if (d.kind === 'prop') return sql`coalesce(${dialectOf(s).prop(d.key)}, '(none)')`;
   if (d.kind === 'goal') return frag('goal_name');
@@ -115,17 +115,20 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
  */
 export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
 
-/** A part with its time column (an integer bucket while grouping) as the bucket's label. */
-function labelled(part: Part, dims: QueryDim[], dialect: Dialect): Part {
+/**
+ * The select list of the joined parts: every column, the time column (an integer bucket while grouping and
+ * joining: hashing integers, not labels) as the bucket's label. Labels sort as their buckets do.
+ */
+export function labelledColumns(dims: QueryDim[], dialect: Dialect): Fragment {
   const t = dims.findIndex((d) => d.kind === 'time');
   const d = dims[t];
-  if (!d || d.kind !== 'time' || !part.dims.includes(`d${t}`)) return part;
-  return { ...part, sql: sql`SELECT * REPLACE (${dialect.formatMicros(frag(`d${t}`), labelFormat(d.interval))} AS ${frag(`d${t}`)}) FROM (${part.sql})` };
+  if (!d || d.kind !== 'time') return frag('*');
+  return sql`* REPLACE (${dialect.formatMicros(frag(`d${t}`), labelFormat(d.interval))} AS ${frag(`d${t}`)})`;
 }
 
 /** Every part of the query, the ones finding rows first. */
 export function queryParts(q: PartsInput): Part[] {
-  return partsOf(q).map((p) => labelled(p, q.dims, dialectOf(q.plan.scope)));
+  return partsOf(q);
 }
 
 function partsOf(q: PartsInput): Part[] {
