@@ -18,7 +18,7 @@ const EnvSchema = z.object({
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault). */
+  /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault); SIGUSR1 seals every visit now (server.ts). */
   TERN_TEST_HOOKS: bool.default(false),
   /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
