@@ -198,6 +198,11 @@ describe.skipIf(skip)('two nodes behind a consistent-hash router', () => {
         asks.push([`analytics/${endpoint}`, { ...p, dimension }]);
       }
     }
+    // The answers compared below are not trivial: the clients came from several countries, browsers and sources.
+    for (const [endpoint, dimension] of [['locations', 'country'], ['devices', 'browser'], ['sources', 'source'], ['pages', 'page']]) {
+      const named = (await onRef.get(`analytics/${endpoint}`, { ...DAY(), dimension })).body.data.results.filter((r: { name: string }) => r.name !== '(none)' && r.name !== 'Direct / None');
+      expect({ dimension, named: named.length >= 3 }).toEqual({ dimension, named: true });
+    }
     for (const [path, params] of asks) {
       const [x, y, r] = await Promise.all([onA.get(path, params), onB.get(path, params), onRef.get(path, params)]);
       expect({ path, params, status: r.status, error: r.body.error }).toEqual({ path, params, status: 200, error: undefined });
