@@ -4,10 +4,14 @@
 // router; each is counted once, both nodes answer every report identically, and the answers equal a single
 // DuckDB node given the same events (by import, with the timestamps the nodes stored). A visitor whose address
 // moves to the other node is cut into one visit per node: counted here.
+// The events go through a router hashing on X-Forwarded-For as the test sets it (the variant for a router behind
+// another proxy), so clients can come from public addresses that Tern locates; a second router hashing on
+// $remote_addr (the router in front) is checked with clients bound to 127.0.0.x source addresses.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { client, setupAccount } from '../helpers/api.ts';
 import { importAll } from '../helpers/import.ts';
@@ -182,6 +186,33 @@ describe.skipIf(skip)('two nodes behind a consistent-hash router', () => {
     expect(sent.length).toBeGreaterThan(250);
     const stored = [...(await exported(a, nodes, nodes.site)), ...(await exported(b, nodes, nodes.site))].map((r) => r.session_id).sort();
     expect(stored).toEqual(sent.filter((s) => s.body.site_id === nodes.site.public_id).map((s) => s.session_id).sort());
+  });
+
+  test('hashing on the client address itself (the router in front): each address stays on one node, both are used', async () => {
+    const direct = await startRouter([a.url, b.url], '$remote_addr');
+    try {
+      const port = Number(new URL(direct.url).port);
+      // Bun's fetch cannot choose its source address; node:http's localAddress can (any 127.0.0.0/8 address).
+      const upstreamFor = (localAddress: string) => new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/health', localAddress, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.headers['x-tern-upstream'])));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      const seen = new Map<string, Set<string>>();
+      for (let round = 0; round < 3; round++) {
+        for (let i = 2; i < 34; i++) {
+          const from = `127.0.0.${i}`;
+          seen.set(from, (seen.get(from) ?? new Set()).add(await upstreamFor(from)));
+        }
+      }
+      expect([...seen.values()].every((nodesOf) => nodesOf.size === 1)).toBe(true);
+      expect(new Set([...seen.values()].flatMap((n) => [...n]))).toEqual(new Set([a.url, b.url].map((u) => u.replace('http://', ''))));
+    } finally {
+      await direct.stop();
+    }
   });
 
   test('both nodes answer every report identically, equal to the single node given the same events', async () => {
