@@ -40,9 +40,13 @@ const postgresPresent = () => {
   }
 };
 
+/** Debian's nginx (test/helpers/nginx.ts starts one as the router in front of two nodes; it reads the same variable). */
+const nginxPath = () => process.env.TERN_NGINX || '/usr/sbin/nginx';
+
 const PREREQUISITES: Prerequisite[] = [
   { what: "Debian's chromium", packages: ['chromium'], present: () => executable(chromiumPath()) },
   { what: "Debian's postgresql (DATABASE_URL tests)", packages: ['postgresql'], present: postgresPresent, optional: true },
+  { what: "Debian's nginx (several nodes behind a router)", packages: ['nginx'], present: () => executable(nginxPath()), optional: true },
 ];
 
 const say = (line: string) => process.stderr.write(`tern: ${line}\n`);

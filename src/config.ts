@@ -18,7 +18,7 @@ const EnvSchema = z.object({
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault). */
+  /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault); SIGUSR1 seals every visit now (server.ts). */
   TERN_TEST_HOOKS: bool.default(false),
   /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
@@ -40,6 +40,15 @@ const EnvSchema = z.object({
   STORAGE_ACCESS_KEY_ID: z.string().optional(),
   STORAGE_SECRET_ACCESS_KEY: z.string().optional(),
   STORAGE_FORCE_PATH_STYLE: bool.optional(),
+  /**
+   * With CLICKHOUSE_READ=objects and several nodes: every node's prefix in STORAGE_URL's bucket, comma-separated
+   * (e.g. tern/node-a,tern/node-b). Each node writes only its own prefix; queries read the union of all their
+   * manifests. Unset: only this node's prefix.
+   */
+  STORAGE_READ_PREFIXES: z
+    .string()
+    .regex(/^\s*[^\s,]+(\s*,\s*[^\s,]+)*\s*$/, 'must be prefixes separated by commas, such as tern/node-a,tern/node-b')
+    .optional(),
   /** How long an object stays in the bucket after the manifest stopped listing it (readers of the previous one). */
   STORAGE_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Which engine answers analytics: DuckDB over DATA_DIR (default) or ClickHouse (CLICKHOUSE_URL), loaded from the same Parquet batches. */
@@ -58,6 +67,7 @@ const EnvSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.CLICKHOUSE_READ === 'objects' && !c.STORAGE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_READ'], message: 'objects needs STORAGE_URL' });
   if (c.ANALYTICS_ENGINE === 'clickhouse' && !c.CLICKHOUSE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'is required with ANALYTICS_ENGINE=clickhouse' });
+  if (c.STORAGE_READ_PREFIXES && c.CLICKHOUSE_READ !== 'objects') ctx.addIssue({ code: 'custom', path: ['STORAGE_READ_PREFIXES'], message: 'is read only with CLICKHOUSE_READ=objects' });
   if (!c.STORAGE_URL) return;
   for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
     if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'is required with STORAGE_URL' });
@@ -68,9 +78,13 @@ const EnvSchema = z.object({
 function objectStorage(c: z.output<typeof EnvSchema>) {
   if (!c.STORAGE_URL) return undefined;
   const [, bucket, prefix] = c.STORAGE_URL.match(/^s3:\/\/([^/]+)\/?(.*)$/)!;
+  const trim = (p: string) => p.trim().replace(/^\/+|\/+$/g, '');
+  const own = trim(prefix!);
   return {
     bucket: bucket!,
-    prefix: prefix!.replace(/^\/+|\/+$/g, ''),
+    prefix: own,
+    /** This node's prefix first, then the other nodes' (STORAGE_READ_PREFIXES), each once. */
+    readPrefixes: [...new Set([own, ...(c.STORAGE_READ_PREFIXES ?? '').split(',').map(trim).filter(Boolean)])],
     endpoint: c.STORAGE_ENDPOINT,
     region: c.STORAGE_REGION,
     accessKeyId: c.STORAGE_ACCESS_KEY_ID!,

@@ -22,7 +22,7 @@ export type StorageModule = {
   /** Compaction skips its scheduled runs while `busy()` holds (e.g. the loader is behind: a visit must not be split). */
   holdCompactionWhile(busy: () => boolean): void;
   /** Compacts now (after an import: only once enough hot events wait), queued with the other analytics writers. */
-  compact(opts?: { afterImport?: boolean }): Promise<CompactionResult>;
+  compact(opts?: { afterImport?: boolean; now?: number }): Promise<CompactionResult>;
 };
 
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
@@ -50,7 +50,7 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
       await clickhouse?.stop();
     },
     holdCompactionWhile: (busy) => void holds.push(busy),
-    compact: (opts) => compactor.run(Date.now(), opts),
+    compact: (opts) => compactor.run(opts?.now ?? Date.now(), opts),
     async dropSite(tx, siteId) {
       for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
       // The files go once the rows that list them are gone for good (their objects with the mirror's next round).

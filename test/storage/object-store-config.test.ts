@@ -22,7 +22,7 @@ test('unset: no object storage, and an empty STORAGE_URL means unset', () => {
 
 test('s3://bucket/prefix with an endpoint: path style by default, prefix without slashes, default region', () => {
   expect(loadConfig({ ...ok, STORAGE_ENDPOINT: 'http://127.0.0.1:9000' }).objectStorage).toEqual({
-    bucket: 'tern-bucket', prefix: 'a/b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1',
+    bucket: 'tern-bucket', prefix: 'a/b', readPrefixes: ['a/b'], endpoint: 'http://127.0.0.1:9000', region: 'us-east-1',
     accessKeyId: 'AKIA-ID', secretAccessKey: 'very-secret-value', forcePathStyle: true, deleteGraceMs: 60_000,
   });
   const aws = loadConfig({ ...ok, STORAGE_URL: 's3://tern-bucket', STORAGE_REGION: 'eu-west-3' }).objectStorage!;
@@ -46,4 +46,11 @@ test.each([
   const msg = refusal({ ...ok, ...bad });
   expect(msg).toContain(`${name}:`);
   expect(msg).not.toContain('very-secret-value');
+});
+
+test('STORAGE_READ_PREFIXES: this node\'s prefix first, then the others, each once, slashes and spaces trimmed', () => {
+  const env = { ...ok, CLICKHOUSE_READ: 'objects', STORAGE_READ_PREFIXES: ' /tern/b/ , a/b,tern/c' };
+  expect(loadConfig(env).objectStorage!.readPrefixes).toEqual(['a/b', 'tern/b', 'tern/c']);
+  expect(() => loadConfig({ ...ok, STORAGE_READ_PREFIXES: 'a,,b', CLICKHOUSE_READ: 'objects' })).toThrow(/STORAGE_READ_PREFIXES: must be prefixes/);
+  expect(() => loadConfig({ ...ok, STORAGE_READ_PREFIXES: 'tern/b' })).toThrow(/STORAGE_READ_PREFIXES: is read only with CLICKHOUSE_READ=objects/);
 });

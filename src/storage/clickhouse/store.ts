@@ -12,11 +12,11 @@ import { ObjectStore, type ObjectStoreOptions } from '../object-store.ts';
 /** `objects`: with CLICKHOUSE_READ=objects, the files listed in object storage, which queries read with s3(). */
 export type ClickHouseStore = { client: ClickHouseClient; database: string; mirror: ClickHouseMirror; objects?: ObjectListing; close(): Promise<void> };
 
-export async function openClickHouseStore(db: Database, parquet: ParquetManifest, o: ClickHouseOptions & { read: 'tables' | 'objects' }, objectStorage?: ObjectStoreOptions): Promise<ClickHouseStore> {
+export async function openClickHouseStore(db: Database, parquet: ParquetManifest, o: ClickHouseOptions & { read: 'tables' | 'objects' }, objectStorage?: ObjectStoreOptions & { readPrefixes?: string[] }): Promise<ClickHouseStore> {
   const client = openClickHouse(o, parquet.dataDir);
   await migrateClickHouse(client, db, o.database);
   const mirror = new ClickHouseMirror(db, parquet, client, o.database);
-  const objects = o.read === 'objects' && objectStorage ? new ObjectListing(new ObjectStore(objectStorage)) : undefined;
+  const objects = o.read === 'objects' && objectStorage ? new ObjectListing((objectStorage.readPrefixes ?? [objectStorage.prefix]).map((prefix) => new ObjectStore({ ...objectStorage, prefix }))) : undefined;
   await objects?.start();
   return { client, database: o.database, mirror, objects, close: async () => { objects?.stop(); await client.close(); } };
 }
