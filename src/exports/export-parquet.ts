@@ -10,7 +10,7 @@ import { openSpliceFile, splice, SpliceMismatch, checkPart, type SpliceFile, typ
 import { sqlPath } from '../storage/parquet-layout.ts';
 import { log } from '../log.ts';
 import { EXPORT_COLUMNS, selectItem } from './columns.ts';
-import { selectSql, writePiece, type Window } from './export-service.ts';
+import { selectSql, writePiece, type Window } from './export-pieces.ts';
 import type { ExportQuery } from './model.ts';
 
 const AHEAD = 2;

@@ -1,19 +1,18 @@
-// Exports a site's events or visits as Parquet, CSV or NDJSON: DuckDB's COPY writes the file to DATA_DIR/exports
-// (streamed: it holds a row group, not the result), then the file is streamed to the client and deleted; text
-// formats go a month at a time. A download runs at the speed DuckDB writes and the disk reads, memory flat.
+// Exports a site's events or visits as Parquet, CSV or NDJSON: Parquet assembled from the stored files
+// (export-parquet.ts); text formats written by DuckDB's COPY to DATA_DIR/exports a month at a time, each file
+// streamed to the client and deleted. A download runs at the speed DuckDB writes and the disk reads, memory flat.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { badRequest } from '../http/errors.ts';
-import { CSV_COPY_OPTIONS } from '../http/csv.ts';
 import { isDate, todayIn } from '../query/parse/calendar.ts';
 import { dayRange } from '../query/parse/period.ts';
-import { sqlPath, TIME_COL } from '../storage/parquet-layout.ts';
-import { EXPORT_COLUMNS, selectItem, type ExportFormat } from './columns.ts';
+import type { ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
 import { parquetExport } from './export-parquet.ts';
+import { exportDir, selectSql, writePiece, type Window } from './export-pieces.ts';
 import { log } from '../log.ts';
 
 const CONTENT_TYPE: Record<ExportFormat, string> = {
@@ -21,16 +20,7 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
   ndjson: 'application/x-ndjson',
 };
-const COPY_OPTIONS: Record<ExportFormat, string> = {
-  // LZ4 (LZ4_RAW), as the stored files whose column chunks a Parquet export copies (export-parquet.ts), so
-  // the whole file has one codec.
-  parquet: 'FORMAT parquet, COMPRESSION lz4',
-  csv: CSV_COPY_OPTIONS,
-  ndjson: 'FORMAT json',
-};
 const READ_CHUNK = 1 << 20;
-
-export const exportDir = (dataDir: string) => join(dataDir, 'exports');
 
 /** Files of exports cut short by a crash belong to no one: removed at start. */
 export function clearExports(dataDir: string) {
@@ -47,24 +37,6 @@ export function rangeOf(site: Site, q: ExportQuery) {
   const to = q.to ?? todayIn(site.timezone);
   if (from > to) throw badRequest('from must not be after to');
   return dayRange('custom', from, to, site.timezone);
-}
-
-export type Window = { fromUtc: string; toUtc: string };
-
-/**
- * The export's SELECT over `window`. COPY takes no parameters, so every value is spliced, and each is ours:
- * the site id (a UUID from the site cache), ISO instants computed from validated dates, registered file paths.
- */
-export function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: Window | undefined,
-  files = ctx.parquet.files(q.table, site.id, window), withHot = true): string {
-  const col = TIME_COL[q.table];
-  const where = window ? ` AND ${col} >= '${window.fromUtc}'::TIMESTAMP AND ${col} < '${window.toUtc}'::TIMESTAMP` : '';
-  const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}${withHot ? '' : ' AND false'}`;
-  // Files first (as registered), then the open visits of the hot table.
-  const source = files.length
-    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false) WHERE true${where} UNION ALL BY NAME ${hot})`
-    : `(${hot})`;
-  return `SELECT ${EXPORT_COLUMNS[q.table].map((c) => selectItem(c, q.format)).join(', ')} FROM ${source}`;
 }
 
 const monthStartUtc = (month: string) => `${month}-01T00:00:00.000Z`;
@@ -97,20 +69,6 @@ function pieces(ctx: AppContext, site: Site, q: ExportQuery, range: Window | und
 }
 
 export type ExportFile = { body: ReadableStream<Uint8Array>; contentType: string; filename: string };
-
-/** Writes one piece and opens it; the file is unlinked once open (gone when its descriptor closes). */
-export async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, header: boolean, options?: string): Promise<FileHandle> {
-  const dir = exportDir(ctx.config.dataDir);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${crypto.randomUUID()}.${format}`);
-  try {
-    options ??= format === 'csv' && !header ? COPY_OPTIONS.csv.replace('HEADER true', 'HEADER false') : COPY_OPTIONS[format];
-    await ctx.db.exec(`COPY (${sql}) TO ${sqlPath(path)} (${options})`);
-    return await open(path, 'r');
-  } finally {
-    rmSync(path, { force: true });
-  }
-}
 
 /**
  * The export as a stream. Parquet: assembled from the stored files (export-parquet.ts). CSV and NDJSON: the
