@@ -3,19 +3,19 @@ import { useState } from 'preact/hooks';
 import { explain } from '../api/client.ts';
 
 /**
- * `action` gets the form's fields. On failure the error is shown and the form is usable again; on success it
+ * `action` gets the form's fields and the form itself (to reset it). On failure the error is shown and the form is usable again; on success it
  * stays busy (the page navigates away) unless `settle` is set (the page stays and shows the result).
  */
-export function useSubmit(action: (form: FormData) => Promise<void>, opts: { settle?: boolean } = {}) {
+export function useSubmit(action: (fields: FormData, form: HTMLFormElement) => Promise<void>, opts: { settle?: boolean } = {}) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const form = e.currentTarget as HTMLFormElement;
     setBusy(true);
     setError('');
     try {
-      await action(f);
+      await action(new FormData(form), form);
       if (opts.settle) setBusy(false);
     } catch (err) {
       setError(explain(err));

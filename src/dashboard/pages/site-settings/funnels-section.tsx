@@ -1,10 +1,10 @@
 // Site settings → Funnels: create and edit (2–8 ordered steps of page, event or goal, and a window), delete.
 import { useState } from 'preact/hooks';
-import { explain } from '../../api/client.ts';
 import type { Funnel, FunnelStep } from '../../api/types.ts';
 import { Confirm } from '../../components/confirm.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { useData } from '../../components/use-data.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { api } from '../../state/session.ts';
 
 const WINDOWS: [string, string][] = [['session', 'Within one visit'], ['1h', 'Within 1 hour'], ['1d', 'Within 1 day'], ['7d', 'Within 7 days'], ['30d', 'Within 30 days']];
@@ -12,21 +12,12 @@ const WINDOWS: [string, string][] = [['session', 'Within one visit'], ['1h', 'Wi
 function FunnelForm({ funnel, onSubmit, submitLabel }: { funnel?: Funnel; onSubmit: (f: Omit<Funnel, 'id' | 'created_at'>) => Promise<void>; submitLabel: string }) {
   const blank = (): FunnelStep => ({ type: 'pageview', value: '' });
   const [steps, setSteps] = useState<FunnelStep[]>(funnel?.steps.map((s) => ({ ...s })) ?? [blank(), blank()]);
-  const [error, setError] = useState('');
   const p = funnel ? 'edit-funnel' : 'funnel';
   const set = (i: number, s: Partial<FunnelStep>) => setSteps(steps.map((x, j) => (j === i ? { ...x, ...s } : x)));
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
-    try {
-      await onSubmit({ name: String(f.get('name')).trim(), window: String(f.get('window')), steps: steps.map((s) => ({ type: s.type, value: s.value.trim() })) });
-      if (!funnel) { form.reset(); setSteps([blank(), blank()]); }
-      setError('');
-    } catch (err) {
-      setError(explain(err));
-    }
-  };
+  const { error, submit } = useSubmit(async (f, form) => {
+    await onSubmit({ name: String(f.get('name')).trim(), window: String(f.get('window')), steps: steps.map((s) => ({ type: s.type, value: s.value.trim() })) });
+    if (!funnel) { form.reset(); setSteps([blank(), blank()]); }
+  }, { settle: true });
   return (
     <form onSubmit={submit}>
       {error && <div class="alert" role="alert">{error}</div>}

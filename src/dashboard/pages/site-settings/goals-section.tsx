@@ -4,27 +4,19 @@ import { explain } from '../../api/client.ts';
 import type { Goal } from '../../api/types.ts';
 import { Modal } from '../../components/modal.tsx';
 import { useData } from '../../components/use-data.ts';
+import { useSubmit } from '../../components/use-submit.ts';
 import { api } from '../../state/session.ts';
 
 function GoalForm({ goal, onSubmit, submitLabel }: { goal?: Goal; onSubmit: (g: Partial<Goal>) => Promise<void>; submitLabel: string }) {
   const [type, setType] = useState<Goal['type']>(goal?.type ?? 'pageview');
-  const [error, setError] = useState('');
   const p = goal ? 'edit-goal' : 'goal';
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
+  const { error, submit } = useSubmit(async (f, form) => {
     const value = String(f.get('value') ?? '').trim();
     const body: Partial<Goal> = { name: String(f.get('name')).trim(), ...(goal ? {} : { type }), value: value ? Number(value) : undefined };
     if (type === 'pageview') body.path = String(f.get('target')).trim(); else body.event_name = String(f.get('target')).trim();
-    try {
-      await onSubmit(body);
-      if (!goal) form.reset();
-      setError('');
-    } catch (err) {
-      setError(explain(err));
-    }
-  };
+    await onSubmit(body);
+    if (!goal) form.reset();
+  }, { settle: true });
   return (
     <form onSubmit={submit}>
       {error && <div class="alert" role="alert">{error}</div>}
