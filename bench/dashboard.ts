@@ -3,14 +3,14 @@
 // filled, for "Last 12 months" and "Last 30 days", p50 of --runs loads (targets ≤ 1.5 s and ≤ 500 ms). Baseline in
 // the same run: the same API requests the page made, sent from here all at once (the server's share of the time).
 // It also checks the page's requests went out in parallel (the spread of their start times).
-// Usage: bun bench/dashboard.ts [--events 10000000] [--runs 5]
+// Usage: bun bench/dashboard.ts [--events 10000000] [--runs 5] [--each (also times each request alone)]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../test/helpers/server.ts';
 import { launchBrowser } from '../test/tracker/browser.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, each: { type: 'boolean', default: false } } });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 const DATA_DIR = join(import.meta.dir, 'out', EVENTS === 10_000_000 ? 'query-data' : `query-data-${EVENTS}`);
@@ -66,6 +66,14 @@ try {
       await Promise.all(requests.map((q) => fetch(q.url, { method: q.method, body: q.body ?? undefined, headers: q.body ? { ...auth, 'content-type': 'application/json' } : auth })
         .then((r) => r.arrayBuffer())));
       api.push(performance.now() - a0);
+    }
+    if (args.each) {
+      // Each request alone, one after another: which reports the view's time is made of.
+      for (const q of requests) {
+        const t0 = performance.now();
+        await fetch(q.url, { method: q.method, body: q.body ?? undefined, headers: q.body ? { ...auth, 'content-type': 'application/json' } : auth }).then((r) => r.arrayBuffer());
+        console.log(`  ${ms(performance.now() - t0)}  ${q.method} ${q.url.replace(/^.*\/api\/v1\/orgs\/[^/]+\/sites\/[^/]+/, '')}${q.body ? ` ${q.body}` : ''}`);
+      }
     }
     const ratio = p50(page_) / p50(api);
     console.log(`${label.padEnd(15)} page ${ms(p50(page_))} (target ${target} ms: ${p50(page_) <= target ? 'met' : 'MISSED'})  ` +
