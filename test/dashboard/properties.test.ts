@@ -119,6 +119,35 @@ describe('Properties panel', () => {
     await dialog.waitFor({ state: 'detached' });
   }, 60_000);
 
+  test('the key shown last on this site comes back without ?prop=, its values asked for beside the key list', async () => {
+    const { page } = app;
+    await page.goto(`${base}?prop=source`);
+    await settled(page);
+    // The page's POST …/query requests, in the order they went out, with when each answered.
+    const sent: { body: string; at: number; done?: number }[] = [];
+    const t0 = Date.now();
+    page.on('request', (r) => { if (r.url().endsWith('/query') && r.method() === 'POST') sent.push({ body: r.postData() ?? '', at: Date.now() - t0 }); });
+    page.on('requestfinished', (r) => { const s = sent.find((x) => x.body === r.postData() && x.done === undefined); if (s) s.done = Date.now() - t0; });
+    await page.goto(base);
+    await settled(page);
+    expect(await panel(page).getByLabel('Property').inputValue()).toBe('source');
+    const [values] = await query({ metrics: ['visitors'], dimensions: ['event:props:source'], filters: [['is_not', 'event:props:source', ['(none)']]] });
+    await panel(page).locator('tbody tr', { hasText: values!.dimensions[0] }).waitFor();
+    const keyList = sent.find((x) => x.body.includes('"dimensions":["event:props"]'));
+    const keyValues = sent.find((x) => x.body.includes('"dimensions":["event:props:source"]'));
+    expect(keyList).toBeDefined();
+    expect(keyValues).toBeDefined();
+    // No waterfall: the values went out before the key list answered.
+    expect(keyValues!.at).toBeLessThanOrEqual(keyList!.done!);
+    // A key the period lacks is not kept from memory: the panel falls back to the period's first key.
+    await page.evaluate((id) => localStorage.setItem(`tern-cache-prop-key-${id}`, JSON.stringify('no-such-key')), fx.acc.site.id);
+    await page.goto(base);
+    await settled(page);
+    const first = (await query({ metrics: ['visitors'], dimensions: ['event:props'] }))[0]!.dimensions[0];
+    expect(await panel(page).getByLabel('Property').inputValue()).toBe(first);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   test('a shared link shows no Properties panel (it cannot call the query API)', async () => {
     const link = await fx.acc.api.post(`${sitePath}/shared-links`, { name: 'Public' }, fx.acc.token);
     expect(link.status).toBe(201);

@@ -1,9 +1,10 @@
 // The Properties panel: the custom property keys events carry in the period (the query API's event:props), a key
 // picker kept in the URL (?prop=), that key's top 9 values with bars from event:props:<key>, Details, and a click
 // on a value adds the `prop:<key>` filter. Drawn from POST …/query, which shared links cannot call.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { QueryBody, Row } from '../../api/types.ts';
 import { useData } from '../../components/use-data.ts';
+import { remember, remembered } from '../../state/remembered.ts';
 import { DetailsModal } from './details-modal.tsx';
 import type { Column, Tab } from './panel-defs.ts';
 import { Bars, PanelFrame, PanelState } from './panel.tsx';
@@ -33,8 +34,13 @@ export function PropertiesPanel({ scope, view }: { scope: Scope; view: ViewState
     .then(toRows(['visitors'])), [site.id, ...deps]);
   const wanted = view.param('prop');
   const names = (keys.data ?? []).map((r) => r.name);
+  // The key shown last time on this site: its values are asked for beside the key list instead of after it (one
+  // round of the two heaviest queries of a long range instead of two in a row), and kept while the period has it.
+  const lastKey = remembered<string>(`prop-key-${site.id}`);
+  const fallback = keys.data ? (lastKey && names.includes(lastKey) ? lastKey : names[0]) : lastKey;
   // A key from the URL is kept even when the period has none of it (the panel then says so).
-  const key = wanted || names[0];
+  const key = wanted || fallback;
+  useEffect(() => { if (key && keys.data && key !== lastKey) remember(`prop-key-${site.id}`, key); }, [key, keys.data]);
   const options = key && !names.includes(key) ? [key, ...names] : names;
   /** The key's values, without the events that lack it (the query API calls them "(none)"). */
   const values = (limit: number, metrics: string[], signal: AbortSignal) => {
