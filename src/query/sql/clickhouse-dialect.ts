@@ -5,6 +5,7 @@ import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
 import type { Param } from '../../storage/database.ts';
 import { TIME_COL, type Table } from '../../storage/parquet-layout.ts';
 import type { Dialect } from './dialect.ts';
+import { liveFiles } from '../../storage/clickhouse/schema.ts';
 
 /** strftime's patterns Tern uses, which ClickHouse's formatDateTime spells the same (%Y %m %d %H). */
 const FORMATS = /^(%[YmdH]|[-: 0-9])*$/;
@@ -49,7 +50,8 @@ export function clickhouseDialect(database: string, objects?: ObjectReads): Dial
     stored: (tbl, siteId, time, range) => {
       const t = ident(TIME_COL[tbl] ?? time);
       const inRange = range ? sql` AND ${t} >= ${timestamp(range.fromUtc)} AND ${t} < ${timestamp(range.toUtc)}` : frag('');
-      if (!objects) return sql`(SELECT * FROM ${db}.${ident(tbl)} WHERE site_id = ${siteId}${inRange})`;
+      // Only live files' rows: a merge's new file and the files it replaces are never counted together.
+      if (!objects) return sql`(SELECT * FROM ${db}.${ident(tbl)} WHERE site_id = ${siteId}${inRange} AND ${frag(liveFiles(database))})`;
       // The site's listed objects overlapping the range, each read by s3() (URL and credentials bound);
       // none listed: the table's shape, without rows.
       const { accessKeyId, secretAccessKey } = objects.credentials;

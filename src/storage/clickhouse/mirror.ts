@@ -20,6 +20,9 @@ const POLL_MS = 60_000;
 /** Timestamps as ClickHouse reads them (microseconds, UTC). */
 const TIME_COLS: Record<Table, string[]> = { events: ['ts'], visits: ['start_ts', 'end_ts'] };
 
+/** A row of FILES_TABLE. */
+type Listed = { path: string; tbl: Table; live: number };
+
 export class ClickHouseMirror {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private poll: ReturnType<typeof setInterval> | undefined;
@@ -81,25 +84,45 @@ export class ClickHouseMirror {
     }, ms);
   }
 
+  /**
+   * Loads the registered files ClickHouse lacks and retires the ones that left the registry. A new file's rows
+   * count only once it is switched live, in the same insert that switches off the files that left, so a merge
+   * is never counted twice nor missed; retired rows are deleted after. A file is listed (not live) before its
+   * rows go in, so rows are never left behind unlisted by a crash.
+   */
   private async round() {
     const registered = await this.db.query<{ path: string; tbl: Table }>('SELECT path, tbl FROM parquet_files');
-    const loaded = await this.json<{ path: string; tbl: Table }>(`SELECT path, tbl FROM ${this.d}.${FILES_TABLE} FINAL`);
-    const have = new Set(loaded.map((f) => f.path));
+    const listed = await this.json<Listed>(`SELECT path, tbl, live FROM ${this.d}.${FILES_TABLE} FINAL`);
+    const byPath = new Map(listed.map((f) => [f.path, f]));
     const want = new Set(registered.map((f) => f.path));
-    for (const f of registered) if (!have.has(f.path) && !this.stopped) await this.load(f.path, f.tbl);
-    const gone = loaded.filter((f) => !want.has(f.path));
+    const fresh = registered.filter((f) => !byPath.get(f.path)?.live && existsSync(this.manifest.abs(f.path)));
+    const unlisted = fresh.filter((f) => !byPath.has(f.path));
+    if (unlisted.length) await this.list(unlisted.map((f) => ({ ...f, live: 0 })));
+    const loaded: Listed[] = [];
+    for (const f of fresh) {
+      if (this.stopped) break;
+      if (await this.load(f.path, f.tbl)) loaded.push({ ...f, live: 1 });
+    }
+    const retired = listed.filter((f) => !want.has(f.path));
+    const switching = [...loaded, ...retired.filter((f) => f.live).map((f) => ({ ...f, live: 0 }))];
+    if (switching.length) await this.list(switching);
     for (const tbl of ['events', 'visits'] as const) {
-      const paths = gone.filter((f) => f.tbl === tbl).map((f) => f.path);
+      const paths = retired.filter((f) => f.tbl === tbl).map((f) => f.path);
       if (!paths.length) continue;
       await this.ch.command({ query: `DELETE FROM ${this.d}.${tbl} WHERE ${FILE_COL} IN {paths:Array(String)}`, query_params: { paths } });
       await this.ch.command({ query: `DELETE FROM ${this.d}.${FILES_TABLE} WHERE path IN {paths:Array(String)}`, query_params: { paths } });
     }
   }
 
-  /** One file's rows, as DuckDB renders them in JSON (maps as objects, decimals as numbers), then its record. */
-  private async load(path: string, tbl: Table) {
-    // Merged away since the registry was read: the next round sees it gone.
-    if (!existsSync(this.manifest.abs(path))) return;
+  /** One insert of file states: atomic, and never dropped as a repeat (an off after an on repeats the first row). */
+  private list(files: Listed[]) {
+    return this.ch.insert({ table: `${this.d}.${FILES_TABLE}`, values: files, format: 'JSONEachRow', clickhouse_settings: { insert_deduplicate: 0 } });
+  }
+
+  /** One file's rows, as DuckDB renders them in JSON (maps as objects, decimals as numbers); false once it is gone. */
+  private async load(path: string, tbl: Table): Promise<boolean> {
+    // Merged away since the registry was read: the next round retires it.
+    if (!existsSync(this.manifest.abs(path))) return false;
     const times = TIME_COLS[tbl].map((c) => `strftime(${c}, '%Y-%m-%d %H:%M:%S.%f') AS ${c}`).join(', ');
     const rows = await this.db.query<{ j: string }>(
       `SELECT to_json(t)::VARCHAR AS j FROM (SELECT * REPLACE (${times}), ? AS ${FILE_COL} FROM read_parquet(${sqlPath(this.manifest.abs(path))})) t`, [path]);
@@ -107,7 +130,7 @@ export class ClickHouseMirror {
       await this.ch.insert({ table: `${this.d}.${tbl}`, values: rows.map((r) => JSON.parse(r.j)), format: 'JSONEachRow',
         clickhouse_settings: { insert_deduplication_token: path } });
     }
-    await this.ch.insert({ table: `${this.d}.${FILES_TABLE}`, values: [{ path, tbl }], format: 'JSONEachRow' });
+    return true;
   }
 
   private async json<T>(query: string): Promise<T[]> {

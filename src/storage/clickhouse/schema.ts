@@ -8,8 +8,15 @@ import { TIME_COL, type Table } from '../parquet-layout.ts';
 export const TABLES: Table[] = ['events', 'visits'];
 /** Which registered Parquet file a row came from (storage/clickhouse/mirror.ts deletes by it). */
 export const FILE_COL = '_file';
-/** The registered files whose rows the tables hold. */
+/**
+ * The files whose rows the tables hold, each `live` (its rows count) or not (being loaded, or merged away and
+ * its rows about to be deleted). The last row inserted for a path wins (ReplacingMergeTree, read with FINAL), so
+ * one insert turns a merge's new file on and its old files off at the same instant.
+ */
 export const FILES_TABLE = 'tern_files';
+const FILES_COLUMNS = '(path String, tbl LowCardinality(String), live UInt8 DEFAULT 1)';
+/** The condition a read of a stored table adds: only the rows of live files count. */
+export const liveFiles = (database: string) => `${FILE_COL} IN (SELECT path FROM ${identifier(database)}.${FILES_TABLE} FINAL WHERE live = 1)`;
 
 /** `name` checked as a ClickHouse identifier: it is spliced into DDL. */
 export function identifier(name: string): string {
@@ -58,7 +65,9 @@ export async function migrateClickHouse(ch: ClickHouseClient, db: Database, data
     await ch.command({ query: tableDdl(`${d}.${tbl}`, tbl, cols) });
     for (const c of cols) await ch.command({ query: `ALTER TABLE ${d}.${tbl} ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` });
   }
-  await ch.command({ query: `CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} (path String, tbl LowCardinality(String)) ENGINE = ReplacingMergeTree ORDER BY path` });
+  await ch.command({ query: `CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ${FILES_COLUMNS} ENGINE = ReplacingMergeTree ORDER BY path` });
+  // Files listed before `live` existed were all live.
+  await ch.command({ query: `ALTER TABLE ${d}.${FILES_TABLE} ADD COLUMN IF NOT EXISTS live UInt8 DEFAULT 1` });
 }
 
 /**
@@ -75,6 +84,6 @@ export async function clusterDdl(db: Database, database: string, cluster: string
     out.push(tableDdl(`${d}.${tbl}_local`, tbl, cols, engine, ` ON CLUSTER ${c}`).replace(/\nSETTINGS .*$/, ''));
     out.push(`CREATE TABLE IF NOT EXISTS ${d}.${tbl} ON CLUSTER ${c} AS ${d}.${tbl}_local ENGINE = Distributed(${c}, ${d}, ${tbl}_local, intHash64(visitor_id))`);
   }
-  out.push(`CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ON CLUSTER ${c} (path String, tbl LowCardinality(String)) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/${d}/${FILES_TABLE}', '{replica}') ORDER BY path`);
+  out.push(`CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ON CLUSTER ${c} ${FILES_COLUMNS} ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/${d}/${FILES_TABLE}', '{replica}') ORDER BY path`);
   return out;
 }
