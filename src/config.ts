@@ -64,9 +64,12 @@ const EnvSchema = z.object({
   /** tables: ClickHouse's own tables (loaded by Tern); objects: the Parquet objects in STORAGE_URL, read with s3(). */
   CLICKHOUSE_READ: z.enum(['tables', 'objects']).default('tables'),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier (letters, digits, _)').default('tern'),
+  /** The cluster (remote_servers) the tables are sharded over: Tern then creates and migrates them ON CLUSTER. */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier (letters, digits, _)').optional(),
 }).superRefine((c, ctx) => {
   if (c.CLICKHOUSE_READ === 'objects' && !c.STORAGE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_READ'], message: 'objects needs STORAGE_URL' });
   if (c.ANALYTICS_ENGINE === 'clickhouse' && !c.CLICKHOUSE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'is required with ANALYTICS_ENGINE=clickhouse' });
+  if (c.CLICKHOUSE_CLUSTER && !c.CLICKHOUSE_URL) ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_CLUSTER'], message: 'needs CLICKHOUSE_URL' });
   if (c.STORAGE_READ_PREFIXES && c.CLICKHOUSE_READ !== 'objects') ctx.addIssue({ code: 'custom', path: ['STORAGE_READ_PREFIXES'], message: 'is read only with CLICKHOUSE_READ=objects' });
   if (!c.STORAGE_URL) return;
   for (const k of ['STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const) {
@@ -112,7 +115,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   objectStorage: objectStorage(c),
   analyticsEngine: c.ANALYTICS_ENGINE,
   clickhouse: c.CLICKHOUSE_URL
-    ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE, read: c.CLICKHOUSE_READ }
+    ? { url: c.CLICKHOUSE_URL, user: c.CLICKHOUSE_USER, password: c.CLICKHOUSE_PASSWORD, database: c.CLICKHOUSE_DATABASE, cluster: c.CLICKHOUSE_CLUSTER, read: c.CLICKHOUSE_READ }
     : undefined,
   databaseUrl: c.DATABASE_URL,
 }));

@@ -1,5 +1,5 @@
-// STORAGE_* configuration: a bad value is refused at start with a message naming the variable (never a
-// credential's value); good values become the object store's options; unset, nothing of it is configured.
+// STORAGE_* and CLICKHOUSE_CLUSTER configuration: a bad value is refused at start with a message naming the variable
+// (never a credential's value); good values become the stores' options; unset, nothing of it is configured.
 import { expect, test } from 'bun:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -53,4 +53,11 @@ test('STORAGE_READ_PREFIXES: this node\'s prefix first, then the others, each on
   expect(loadConfig(env).objectStorage!.readPrefixes).toEqual(['a/b', 'tern/b', 'tern/c']);
   expect(() => loadConfig({ ...ok, STORAGE_READ_PREFIXES: 'a,,b', CLICKHOUSE_READ: 'objects' })).toThrow(/STORAGE_READ_PREFIXES: must be prefixes/);
   expect(() => loadConfig({ ...ok, STORAGE_READ_PREFIXES: 'tern/b' })).toThrow(/STORAGE_READ_PREFIXES: is read only with CLICKHOUSE_READ=objects/);
+});
+
+test('CLICKHOUSE_CLUSTER: an identifier, and only beside CLICKHOUSE_URL', () => {
+  expect(loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'tern_cluster' }).clickhouse?.cluster).toBe('tern_cluster');
+  expect(loadConfig({ CLICKHOUSE_URL: 'http://ch:8123' }).clickhouse?.cluster).toBeUndefined();
+  expect(() => loadConfig({ CLICKHOUSE_CLUSTER: 'tern_cluster' })).toThrow(/CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL/);
+  expect(() => loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'a;DROP' })).toThrow(/CLICKHOUSE_CLUSTER: must be an identifier/);
 });

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 
-export type ClickHouseOptions = { url: string; user: string; password: string; database: string };
+/** `cluster`: the cluster's name (CLICKHOUSE_CLUSTER) when the tables are sharded and replicated over one. */
+export type ClickHouseOptions = { url: string; user: string; password: string; database: string; cluster?: string };
 
 /** Where `npm test` installs chdb (scripts/test-prerequisites.ts): git-ignored, beside node_modules. */
 export const CHDB_DIR = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../../.cache/chdb');

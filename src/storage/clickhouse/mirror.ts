@@ -9,7 +9,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Database } from '../database.ts';
 import type { ParquetManifest, Table } from '../parquet-layout.ts';
 import { sqlPath } from '../parquet-layout.ts';
-import { FILE_COL, FILES_TABLE, identifier } from './schema.ts';
+import { deleteRowsSql, FILE_COL, FILES_TABLE, identifier } from './schema.ts';
 import { log } from '../../log.ts';
 
 const DEBOUNCE_MS = 200;
@@ -33,7 +33,7 @@ export class ClickHouseMirror {
   private unsubscribe: (() => void) | undefined;
   private readonly d: string;
 
-  constructor(private db: Database, private manifest: ParquetManifest, private ch: ClickHouseClient, database: string) {
+  constructor(private db: Database, private manifest: ParquetManifest, private ch: ClickHouseClient, database: string, private cluster?: string) {
     this.d = identifier(database);
   }
 
@@ -109,7 +109,7 @@ export class ClickHouseMirror {
     for (const tbl of ['events', 'visits'] as const) {
       const paths = retired.filter((f) => f.tbl === tbl).map((f) => f.path);
       if (!paths.length) continue;
-      await this.ch.command({ query: `DELETE FROM ${this.d}.${tbl} WHERE ${FILE_COL} IN {paths:Array(String)}`, query_params: { paths } });
+      await this.ch.command({ query: deleteRowsSql(this.d, tbl, this.cluster), query_params: { paths } });
       await this.ch.command({ query: `DELETE FROM ${this.d}.${FILES_TABLE} WHERE path IN {paths:Array(String)}`, query_params: { paths } });
     }
   }

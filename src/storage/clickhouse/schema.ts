@@ -56,32 +56,61 @@ ENGINE = ${engine} PARTITION BY toYYYYMM(${time}) ORDER BY (site_id, ${time})
 SETTINGS non_replicated_deduplication_window = 10000`;
 }
 
-/** Creates the database and tables when missing and adds columns DuckDB's tables gained since. */
-export async function migrateClickHouse(ch: ClickHouseClient, db: Database, database: string) {
-  const d = identifier(database);
-  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${d}` });
-  for (const tbl of TABLES) {
-    const cols = await columnsOf(db, tbl);
-    await ch.command({ query: tableDdl(`${d}.${tbl}`, tbl, cols) });
-    for (const c of cols) await ch.command({ query: `ALTER TABLE ${d}.${tbl} ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` });
-  }
-  await ch.command({ query: `CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ${FILES_COLUMNS} ENGINE = ReplacingMergeTree ORDER BY path` });
-  // Files listed before `live` existed were all live.
-  await ch.command({ query: `ALTER TABLE ${d}.${FILES_TABLE} ADD COLUMN IF NOT EXISTS live UInt8 DEFAULT 1` });
+/** The stored columns of both tables, from DuckDB's own tables. */
+async function storedColumns(db: Database): Promise<Record<Table, Column[]>> {
+  return { events: await columnsOf(db, 'events'), visits: await columnsOf(db, 'visits') };
 }
+
+/**
+ * What creates or migrates the tables: on one server MergeTree tables; on a cluster (CLICKHOUSE_CLUSTER) the
+ * cluster layout below, every statement ON CLUSTER. New columns are added to both a cluster's shard tables and
+ * the Distributed tables over them.
+ */
+export function schemaStatements(cols: Record<Table, Column[]>, database: string, cluster?: string): string[] {
+  const d = identifier(database);
+  const on = cluster ? ` ON CLUSTER ${identifier(cluster)}` : '';
+  const out = cluster ? clusterStatements(cols, d, identifier(cluster)) : [
+    `CREATE DATABASE IF NOT EXISTS ${d}`,
+    ...TABLES.map((tbl) => tableDdl(`${d}.${tbl}`, tbl, cols[tbl])),
+    `CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ${FILES_COLUMNS} ENGINE = ReplacingMergeTree ORDER BY path`,
+  ];
+  for (const tbl of TABLES) {
+    for (const name of cluster ? [`${tbl}_local`, tbl] : [tbl]) {
+      for (const c of cols[tbl]) out.push(`ALTER TABLE ${d}.${name}${on} ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}`);
+    }
+  }
+  // Files listed before `live` existed were all live.
+  out.push(`ALTER TABLE ${d}.${FILES_TABLE}${on} ADD COLUMN IF NOT EXISTS live UInt8 DEFAULT 1`);
+  return out;
+}
+
+/** Creates the database and tables when missing and adds columns DuckDB's tables gained since. */
+export async function migrateClickHouse(ch: ClickHouseClient, db: Database, database: string, cluster?: string) {
+  for (const query of schemaStatements(await storedColumns(db), database, cluster)) await ch.command({ query });
+}
+
+/**
+ * Deletes the rows of files (bound as {paths:Array(String)}). On a cluster a Distributed table takes no DELETE:
+ * it runs on every shard's table.
+ */
+export const deleteRowsSql = (database: string, tbl: Table, cluster?: string) =>
+  `DELETE FROM ${identifier(database)}.${cluster ? `${tbl}_local ON CLUSTER ${identifier(cluster)}` : tbl} WHERE ${FILE_COL} IN {paths:Array(String)}`;
 
 /**
  * The cluster layout (docs/scaling.md): each table as a ReplicatedMergeTree on every shard (`<table>_local`)
  * and a Distributed table of the same name over them, sharded by visitor so a visitor's events and visits
- * meet on one shard. Tern's own DDL above stays the single-node one; an operator runs these instead.
+ * meet on one shard. Tern runs them itself when CLICKHOUSE_CLUSTER names the cluster; scripts/clickhouse-cluster-ddl.ts
+ * prints them for an operator who creates the tables first.
  */
 export async function clusterDdl(db: Database, database: string, cluster: string): Promise<string[]> {
-  const [d, c] = [identifier(database), identifier(cluster)];
+  return clusterStatements(await storedColumns(db), identifier(database), identifier(cluster));
+}
+
+function clusterStatements(cols: Record<Table, Column[]>, d: string, c: string): string[] {
   const out = [`CREATE DATABASE IF NOT EXISTS ${d} ON CLUSTER ${c}`];
   for (const tbl of TABLES) {
-    const cols = await columnsOf(db, tbl);
     const engine = `ReplicatedMergeTree('/clickhouse/tables/{shard}/${d}/${tbl}_local', '{replica}')`;
-    out.push(tableDdl(`${d}.${tbl}_local`, tbl, cols, engine, ` ON CLUSTER ${c}`).replace(/\nSETTINGS .*$/, ''));
+    out.push(tableDdl(`${d}.${tbl}_local`, tbl, cols[tbl], engine, ` ON CLUSTER ${c}`).replace(/\nSETTINGS .*$/, ''));
     out.push(`CREATE TABLE IF NOT EXISTS ${d}.${tbl} ON CLUSTER ${c} AS ${d}.${tbl}_local ENGINE = Distributed(${c}, ${d}, ${tbl}_local, intHash64(visitor_id))`);
   }
   out.push(`CREATE TABLE IF NOT EXISTS ${d}.${FILES_TABLE} ON CLUSTER ${c} ${FILES_COLUMNS} ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/${d}/${FILES_TABLE}', '{replica}') ORDER BY path`);

@@ -14,8 +14,8 @@ export type ClickHouseStore = { client: ClickHouseClient; database: string; mirr
 
 export async function openClickHouseStore(db: Database, parquet: ParquetManifest, o: ClickHouseOptions & { read: 'tables' | 'objects' }, objectStorage?: ObjectStoreOptions & { readPrefixes?: string[] }): Promise<ClickHouseStore> {
   const client = openClickHouse(o, parquet.dataDir);
-  await migrateClickHouse(client, db, o.database);
-  const mirror = new ClickHouseMirror(db, parquet, client, o.database);
+  await migrateClickHouse(client, db, o.database, o.cluster);
+  const mirror = new ClickHouseMirror(db, parquet, client, o.database, o.cluster);
   const objects = o.read === 'objects' && objectStorage ? new ObjectListing((objectStorage.readPrefixes ?? [objectStorage.prefix]).map((prefix) => new ObjectStore({ ...objectStorage, prefix }))) : undefined;
   await objects?.start();
   return { client, database: o.database, mirror, objects, close: async () => { objects?.stop(); await client.close(); } };

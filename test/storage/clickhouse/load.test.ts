@@ -10,7 +10,7 @@ import { importAll } from '../../helpers/import.ts';
 import { withTempStore } from '../../helpers/temp-store.ts';
 import { CHDB, chdbClient, chRows, sayIfNoChdb } from '../../helpers/chdb.ts';
 import { FIXTURE } from '../../analytics/fixture.ts';
-import { clusterDdl } from '../../../src/storage/clickhouse/schema.ts';
+import { clusterDdl, columnsOf, deleteRowsSql, schemaStatements } from '../../../src/storage/clickhouse/schema.ts';
 
 sayIfNoChdb('test/storage/clickhouse/load.test.ts');
 const store = withTempStore('tern-ch-ddl-');
@@ -28,6 +28,30 @@ describe.skipIf(!CHDB)('ClickHouse store', () => {
       }
       expect(ddl.join('\n')).toMatch(/ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/tern\/events_local', '\{replica\}'\)/);
       expect(ddl.join('\n')).toContain('ENGINE = Distributed(tern_cluster, tern, visits_local, intHash64(visitor_id))');
+    } finally {
+      await ch.close();
+    }
+  });
+
+  test('with CLICKHOUSE_CLUSTER, Tern creates and migrates the cluster layout ON CLUSTER and deletes on the shard tables', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tern-chdb-'));
+    const ch = chdbClient(dir);
+    try {
+      const cols = { events: await columnsOf(store.db, 'events'), visits: await columnsOf(store.db, 'visits') };
+      const statements = [...schemaStatements(cols, 'tern', 'tern_cluster'), deleteRowsSql('tern', 'events', 'tern_cluster'), deleteRowsSql('tern', 'visits', 'tern_cluster')];
+      // ClickHouse's own parser reads each (a cluster's distributed DDL needs Keeper, which chdb has not).
+      for (const q of statements) {
+        const [row] = await chRows<{ f: string }>(ch, 'SELECT formatQuery({q:String}) AS f', { q });
+        expect(row!.f.length).toBeGreaterThan(0);
+        expect(q).toContain('ON CLUSTER tern_cluster');
+      }
+      expect(statements.slice(0, 6)).toEqual(await clusterDdl(store.db, 'tern', 'tern_cluster'));
+      // A new column reaches the shard tables and the Distributed tables over them.
+      for (const name of ['events_local', 'events', 'visits_local', 'visits']) {
+        expect(statements).toContain(`ALTER TABLE tern.${name} ON CLUSTER tern_cluster ADD COLUMN IF NOT EXISTS \`visitor_id\` Int64`);
+      }
+      expect(deleteRowsSql('tern', 'events', 'tern_cluster')).toBe('DELETE FROM tern.events_local ON CLUSTER tern_cluster WHERE _file IN {paths:Array(String)}');
+      expect(deleteRowsSql('tern', 'events')).toBe('DELETE FROM tern.events WHERE _file IN {paths:Array(String)}');
     } finally {
       await ch.close();
     }
