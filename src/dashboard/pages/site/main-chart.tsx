@@ -11,7 +11,11 @@ import type { ChartMetric } from './query-state.ts';
 /** Starts loading uPlot at once (called when the dashboard mounts, in parallel with its data requests). */
 export const loadUPlot = () => import('uplot').then((m) => m.default);
 
-const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+/** A colour token as the canvas needs it: tokens are light-dark() pairs, which only a property using them resolves. */
+function color(name: string, probe: HTMLElement): string {
+  probe.style.color = `var(${name})`;
+  return getComputedStyle(probe).color;
+}
 
 type Tip = { left: number; top: number; label: string; value: string; prev?: string };
 
@@ -32,7 +36,8 @@ export function MainChart({ series, metric, interval, annotations, currency, onZ
     void loadUPlot().then((uPlot) => {
       if (dead || !box.current) return;
       const el = box.current;
-      const accent = css('--accent'), grid = css('--border'), muted = css('--muted'), compare = css('--compare');
+      const accent = color('--accent', el), grid = color('--border', el), muted = color('--muted', el), compare = color('--compare', el);
+      el.style.color = '';
       const n = series.labels.length;
       const xs = series.labels.map((_, i) => i);
       const fmt = (v: number | null) => formatMetric(metric, v, currency);
