@@ -9,11 +9,10 @@ import type { ParquetManifest } from './parquet-layout.ts';
 import type { ObjectStore } from './object-store.ts';
 import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
+import { Rounds } from './rounds.ts';
 
 /** Changes are gathered this long before a round: a burst of loads and a merge go up in one round. */
 const DEBOUNCE_MS = 250;
-/** A round that failed waits 1, 2, 4 … s before the next, at most this long. */
-const BACKOFF_MAX_MS = 30_000;
 /** Uploads in flight at once. */
 const UPLOADS_AT_ONCE = 4;
 /** Rounds also run this often without a change (a file whose upload was refused by a store that came back). */
@@ -26,21 +25,13 @@ export const MANIFEST_KEY = 'manifest.json';
 type Registered = { path: string; tbl: string; site_id: string; month: string; rows: number; min_ts: string; max_ts: string };
 
 export class ObjectMirror {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private poll: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private failures = 0;
-  private stopped = false;
+  private readonly rounds = new Rounds(() => this.round(), { what: 'object storage round', debounceMs: DEBOUNCE_MS, pollMs: POLL_MS });
   private published = false;
   private abort = new AbortController();
   private unsubscribe: (() => void) | undefined;
   private readonly id: string;
   /** Unregistered files still in the bucket, and when the first manifest without them was published. */
   private unlisted = new Map<string, number>();
-  /** When the next object leaves its grace (a round is due then), after a round that left some waiting. */
-  private nextInMs: number | undefined;
-  private timerAt = 0;
 
   constructor(private db: Database, private manifest: ParquetManifest, private store: ObjectStore, private opts: { deleteGraceMs: number }) {
     this.id = store.describe();
@@ -50,53 +41,24 @@ export class ObjectMirror {
     // Rows of another store (STORAGE_URL changed) say nothing of this one: its files are all uploaded again.
     await this.db.exec('DELETE FROM object_uploads WHERE store <> ?', [this.id]);
     this.unsubscribe = this.manifest.onChange(() => this.kick());
-    this.poll = setInterval(() => this.kick(), POLL_MS);
     log.info('mirroring parquet files to object storage', { store: this.id });
-    this.schedule(0);
+    this.rounds.start();
   }
 
   async stop() {
-    this.stopped = true;
     this.unsubscribe?.();
-    clearInterval(this.poll);
-    clearTimeout(this.timer);
     this.abort.abort();
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** Something changed: a round soon, unless one is waiting out a failure (the store is down). */
   kick() {
-    if (this.running) this.again = true;
-    else if (!this.failures) this.schedule(DEBOUNCE_MS);
-  }
-
-  /** A round in `ms`, unless one is due sooner; one due later (an object's grace) is brought forward. */
-  private schedule(ms: number) {
-    if (this.stopped || (this.timer && this.timerAt <= Date.now() + ms)) return;
-    clearTimeout(this.timer);
-    this.timerAt = Date.now() + ms;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.round()
-        .then(() => {
-          this.failures = 0;
-          if (this.again) { this.again = false; this.schedule(DEBOUNCE_MS); }
-          if (this.nextInMs !== undefined) this.schedule(this.nextInMs);
-        })
-        .catch((e) => {
-          if (this.stopped) return;
-          this.failures++;
-          const retryInMs = Math.min(BACKOFF_MAX_MS, 1000 * 2 ** (this.failures - 1));
-          log.warn('object storage round failed; retrying', { failures: this.failures, retryInMs, error: String((e as Error)?.message ?? e) });
-          this.again = false;
-          this.schedule(retryInMs);
-        })
-        .finally(() => { this.running = undefined; });
-    }, ms);
+    this.rounds.kick();
   }
 
   /** Uploads, then the manifest, then deletes: an object leaves the bucket only once no manifest lists it. */
-  private async round() {
+  /** Uploads, manifest, deletes; returns when the next object's grace ends (a round is due then). */
+  private async round(): Promise<number | undefined> {
     const signal = this.abort.signal;
     const puts = await this.db.query<{ path: string }>(
       `SELECT p.path FROM parquet_files p ANTI JOIN (SELECT path FROM object_uploads WHERE store = ?) u USING (path) ORDER BY p.created_at, p.path`, [this.id]);
@@ -141,8 +103,9 @@ export class ObjectMirror {
       this.unlisted.delete(path);
     }
     const waiting = gone.filter((p) => this.unlisted.has(p)).map((p) => this.unlisted.get(p)! + this.opts.deleteGraceMs - now);
-    this.nextInMs = waiting.length ? Math.max(0, Math.min(...waiting)) : undefined;
+    const nextInMs = waiting.length ? Math.max(0, Math.min(...waiting)) : undefined;
     if (uploaded || due.length) log.info('object storage synced', { uploaded, deleted: due.length, deletingLater: waiting.length });
+    return nextInMs;
   }
 
   private async publish(signal: AbortSignal) {

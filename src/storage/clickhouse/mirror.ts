@@ -10,10 +10,9 @@ import type { Database } from '../database.ts';
 import type { ParquetManifest, Table } from '../parquet-layout.ts';
 import { sqlPath } from '../parquet-layout.ts';
 import { deleteRowsSql, FILE_COL, FILES_TABLE, identifier } from './schema.ts';
-import { log } from '../../log.ts';
+import { Rounds } from '../rounds.ts';
 
 const DEBOUNCE_MS = 200;
-const BACKOFF_MAX_MS = 30_000;
 /** A round also runs this often unprompted (a server that was down is caught up with). */
 const POLL_MS = 60_000;
 
@@ -24,12 +23,7 @@ const TIME_COLS: Record<Table, string[]> = { events: ['ts'], visits: ['start_ts'
 type Listed = { path: string; tbl: Table; live: number };
 
 export class ClickHouseMirror {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private poll: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private failures = 0;
-  private stopped = false;
+  private readonly rounds = new Rounds(() => this.round(), { what: 'loading parquet files into clickhouse', debounceMs: DEBOUNCE_MS, pollMs: POLL_MS });
   private unsubscribe: (() => void) | undefined;
   private readonly d: string;
 
@@ -38,50 +32,19 @@ export class ClickHouseMirror {
   }
 
   start() {
-    this.unsubscribe = this.manifest.onChange(() => this.schedule(DEBOUNCE_MS));
-    this.poll = setInterval(() => this.schedule(0), POLL_MS);
-    this.schedule(0);
+    this.unsubscribe = this.manifest.onChange(() => this.rounds.kick());
+    this.rounds.start();
   }
 
   /** Waits for the round in flight, then runs a last one so that what was sealed before stopping is loaded. */
   async stop() {
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    clearInterval(this.poll);
-    await this.sync().catch((e) => log.warn('loading parquet files into clickhouse at stop failed', { error: String((e as Error)?.message ?? e).slice(0, 300) }));
-    this.stopped = true;
+    await this.rounds.stop({ last: true });
   }
 
   /** One round now (tests, and a caller that must see its files loaded). */
-  async sync(): Promise<void> {
-    while (this.running) await this.running;
-    this.running = this.round().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private schedule(ms: number) {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .then(() => { this.failures = 0; })
-        .catch((e) => {
-          this.failures++;
-          log.warn('loading parquet files into clickhouse failed; retrying', { error: String((e as Error)?.message ?? e).slice(0, 300), failures: this.failures });
-          this.again = true;
-        })
-        .finally(() => {
-          this.running = undefined;
-          if (this.again) {
-            this.again = false;
-            this.schedule(this.failures ? Math.min(BACKOFF_MAX_MS, 1000 * 2 ** (this.failures - 1)) : DEBOUNCE_MS);
-          }
-        });
-    }, ms);
+  sync(): Promise<void> {
+    return this.rounds.sync();
   }
 
   /**
@@ -100,7 +63,6 @@ export class ClickHouseMirror {
     if (unlisted.length) await this.list(unlisted.map((f) => ({ ...f, live: 0 })));
     const loaded: Listed[] = [];
     for (const f of fresh) {
-      if (this.stopped) break;
       if (await this.load(f.path, f.tbl)) loaded.push({ ...f, live: 1 });
     }
     const retired = listed.filter((f) => !want.has(f.path));
