@@ -32,8 +32,11 @@ export function scopeVisitors(scope: Scope, table: 'events' | 'visits', marks: b
   return sql`SELECT ${SCOPE_VISITORS} AS visitors FROM ${table === 'events' ? markedEvents(scope) : markedVisits(scope)}`;
 }
 
-/** The scope's visits with first_in_scope set on each visitor's first visit starting in range. */
-function markedVisits(scope: Scope): Fragment {
+/**
+ * The scope's visits with first_in_scope set on each visitor's first visit starting in range. Every visit sits
+ * in exactly one group of a visit attribute, so SCOPE_VISITORS summed over the groups is the scope's visitors.
+ */
+export function markedVisits(scope: Scope): Fragment {
   return sql`(SELECT *, visit_prev < ${fromMark(scope)} AS first_in_scope FROM ${visitsSource(scope)})`;
 }
 

@@ -40,9 +40,10 @@ export async function breakdown(db: Runner, scope: Scope, dimName: string, pagin
   const here = ROW_METRICS.filter((m) => countedOn(m, table));
   const there = ROW_METRICS.filter((m) => !countedOn(m, table));
   // Where the first-occurrence marks hold, a page's visitors and visits and the scope's visitors are sums:
-  // every page is counted exactly in one pass (as the `few` dimensions are), which also yields the total.
+  // every page is counted exactly in one pass (as the `few` dimensions are), which also yields the total;
+  // a `few` visit attribute's pass yields the total the same way.
   const plan = planFor(db, scope);
-  const src = await plan.groups(table, dim.column);
+  const src = await plan.groups(table, dim.column, dim.few);
   const byPage = src.scopeVisitors !== undefined;
   const rank = rankGroups(db, src.from, dim.column, here, src.table, offsetOf(paging), paging.limit, dim.few || byPage, src.scopeVisitors, dialectOf(scope).inList);
 

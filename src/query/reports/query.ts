@@ -13,7 +13,7 @@ import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels, type Interval } from '../sql/buckets.ts';
-import { labelledColumns, percentageBase, queryParts, type PartsInput } from '../sql/query-parts.ts';
+import { labelledColumns, percentageBase, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -103,25 +103,37 @@ function orderSql(q: ApiQuery): Fragment {
   }), ', ');
 }
 
-/** One statement: every part, joined on the dimension columns, ordered and paginated, with the row count. */
-async function runParts(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null) {
-  const found = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter) });
+/**
+ * One statement: every part, joined on the dimension columns, ordered and paginated, with the row count. With
+ * `scopeRow`, the rows also carry `scope_visitors` (percentage's base) when a part could count it in its own scan.
+ */
+function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null, scopeRow = false) {
+  const found = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter), scopeRow });
   // Parts that find rows first; the decorating ones join onto them (alone, a decorating part finds the rows).
   const finders = found.filter((x) => !x.decorates);
   const parts = [...(finders.length ? finders : found.slice(0, 1)), ...found.filter((x) => x.decorates && (finders.length || x !== found[0]))];
   const names = dims.map((_, i) => `d${i}`);
-  const ctes = join(parts.map((part, i) => sql`${frag(`p${i}`)} AS (${part.sql})`), ', ');
+  const dialect = dialectOf(p.plan.scope);
+  // A part holding the scope's row is computed once; its groups are the part, its scope row a column of every row.
+  const ctes = join(parts.map((part, i) => (part.scopeRow
+    ? sql`${frag(dialect.cteOnce(`s${i}`))} (${part.sql}), ${frag(`p${i}`)} AS (SELECT ${dialect.starExcept([SCOPE_ROW])} FROM ${frag(`s${i}`)} WHERE ${frag(SCOPE_ROW)} = 0)`
+    : sql`${frag(`p${i}`)} AS (${part.sql})`)), ', ');
+  const scoped = parts.findIndex((part) => part.scopeRow);
+  const scopeVisitors = scoped >= 0 ? frag(`, (SELECT visitors FROM s${scoped} WHERE ${SCOPE_ROW} <> 0) AS scope_visitors`) : frag('');
   let from = frag('p0');
   parts.slice(1).forEach((part, i) => {
     const on = part.dims.length ? ` USING (${part.dims.join(', ')})` : ' ON TRUE';
     const kind = !names.length ? 'CROSS JOIN' : part.decorates ? 'LEFT JOIN' : 'FULL JOIN';
     from = frag(`${from.sql} ${kind} p${i + 1}${kind === 'CROSS JOIN' ? '' : on}`);
   });
-  const cols = sql`${labelledColumns(dims, dialectOf(p.plan.scope))}, count(*) OVER () AS total_rows`;
+  const cols = sql`${labelledColumns(dims, dialect)}, count(*) OVER () AS total_rows${scopeVisitors}`;
   const order = names.length ? sql` ORDER BY ${orderSql({ ...run.q, dimensions: dims })}` : frag('');
   const page = paging ? sql` LIMIT ${paging.limit} OFFSET ${paging.offset}` : frag('');
-  return rows(run.db, sql`WITH ${ctes} SELECT ${cols} FROM ${from}${order}${page}`);
+  return { statement: sql`WITH ${ctes} SELECT ${cols} FROM ${from}${order}${page}`, scopeVisitors: scoped >= 0 };
 }
+
+const runParts = (run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null) =>
+  rows(run.db, partsStatement(run, p, dims, paging).statement);
 
 function finishRows(q: ApiQuery, found: Record<string, unknown>[], totalVisitors: number, dims = q.dimensions): QueryRow[] {
   return found.map((r) => ({
@@ -168,12 +180,15 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const time = q.dimensions.find((d) => d.kind === 'time');
   const labels = time && q.include.timeLabels ? run.labels(range, time.interval) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
+  const pct = q.metrics.includes('percentage');
+  const main = partsStatement(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null, pct);
+  // Percentage's base comes with the rows where a part counted it in its own scan; else from a statement beside.
   const [found, totals, pctBase] = await Promise.all([
-    runParts(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null),
+    rows(run.db, main.statement),
     q.include.totals ? totalsOf(run, p) : Promise.resolve(undefined),
-    q.metrics.includes('percentage') ? rows(run.db, percentageBase(p.plan, q.dimensions)) : Promise.resolve(undefined),
+    pct && !main.scopeVisitors ? rows(run.db, percentageBase(p.plan, q.dimensions)) : Promise.resolve(undefined),
   ]);
-  const totalVisitors = num(pctBase?.[0]?.visitors);
+  const totalVisitors = num(main.scopeVisitors ? found[0]?.scope_visitors : pctBase?.[0]?.visitors);
   let list = found;
   let totalRows = num(found[0]?.total_rows);
   if (fill) {

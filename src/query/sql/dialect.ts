@@ -16,6 +16,8 @@ export type Dialect = {
   inList(col: Fragment, values: string[]): Fragment;
   /** The value of `key` in the event's property map, NULL when the event has none. */
   prop(key: string): Fragment;
+  /** The event carries properties: a cheap test to put before reading the map (which costs more to read than the test). */
+  hasProps(): Fragment;
   /** Substring and regular-expression (RE2, partial and full match) tests. */
   contains(haystack: Fragment, needle: string): Fragment;
   matches(subject: Fragment, pattern: string): Fragment;
@@ -61,6 +63,7 @@ export const DUCKDB: Dialect = {
   timestamp: (iso) => sql`${iso}::TIMESTAMP`,
   inList: (col, values) => sql`${col} = ANY(${values}::VARCHAR[])`,
   prop: (key) => sql`props[${key}]`,
+  hasProps: () => frag('props IS NOT NULL'),
   contains: (h, n) => sql`contains(${h}, ${n})`,
   matches: (s, p) => sql`regexp_matches(${s}, ${p})`,
   fullMatch: (s, p) => sql`regexp_full_match(${s}, ${p})`,

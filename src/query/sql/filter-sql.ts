@@ -34,9 +34,21 @@ function positive(f: Filter, d: Dialect): Fragment {
   }
 }
 
+/**
+ * Whether only an event carrying the property can pass: a positive test without "(none)", or `is_not` with it.
+ * Such a test is put after the carrying test (dialect.hasProps), which skips most events before reading the map.
+ */
+function needsProp(f: Filter): boolean {
+  const none = f.values.some((v) => NONE_LABELS.has(v));
+  if (f.operator === 'is') return !none;
+  if (f.operator === 'is_not') return none;
+  return f.operator === 'contains' || f.operator === 'matches';
+}
+
 export function condition(f: Filter, d: Dialect = DUCKDB): Fragment {
   const p = positive(f, d);
-  return f.operator === 'is' || f.operator === 'contains' || f.operator === 'matches' ? p : sql`NOT coalesce(${p}, false)`;
+  const test = f.operator === 'is' || f.operator === 'contains' || f.operator === 'matches' ? p : sql`NOT coalesce(${p}, false)`;
+  return f.target.kind === 'prop' && needsProp(f) ? sql`(${d.hasProps()} AND ${test})` : test;
 }
 
 /** Filters tested on the visits table (visit attributes) vs on events (page, event name, props, goal). */

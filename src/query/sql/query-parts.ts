@@ -24,6 +24,8 @@ export type PartsInput = {
   conversionGoals: MatchDef[] | null;
   /** The plan of the same scope without its goal filters: the denominator of conversion_rate. */
   denominator?: Plan;
+  /** Count the scope's visitors (percentage's base) in the same pass where a part reads the base's own relation. */
+  scopeRow?: boolean;
 };
 
 /** Raw columns a query's rows carry, from which query-run.ts finishes every metric. */
@@ -56,13 +58,31 @@ function dimExpr(d: QueryDim, on: On, s: Scope): Fragment {
 
 const dimNames = (dims: QueryDim[], only?: (d: QueryDim) => boolean) => dims.flatMap((d, i) => (!only || only(d) ? [`d${i}`] : []));
 
-/** `SELECT <dims as d0…>, <aggregates> FROM rel GROUP BY …` (no GROUP BY without dimensions: one row). */
-function grouped(rel: Fragment, dims: QueryDim[], on: On, s: Scope, aggregates: string[], where?: Fragment): Fragment {
-  const ds = dims.map((d) => sql`${dimExpr(d, on, s)} AS ${frag(`d${dims.indexOf(d)}`)}`);
-  const cols = join([...ds, frag(aggregates.join(', '))], ', ');
-  const grp = dims.length ? frag(` GROUP BY ${dims.map((_, i) => i + 1).join(', ')}`) : frag('');
-  return sql`SELECT ${cols} FROM ${rel}${where ? sql` WHERE ${where}` : frag('')}${grp}`;
+/**
+ * `GROUP BY` the dimension columns. With `scopeRow`, also the grand total as one more row (a grouping set)
+ * marked by SCOPE_ROW: the scope's figures from the same scan as the groups'.
+ */
+function groupBy(dims: QueryDim[], scopeRow = false): Fragment {
+  if (!dims.length) return frag('');
+  const cols = dims.map((_, i) => i + 1).join(', ');
+  if (!scopeRow) return frag(` GROUP BY ${cols}`);
+  return frag(` GROUP BY GROUPING SETS ((${dims.map((_, i) => `d${i}`).join(', ')}), ())`);
 }
+
+/** The column that marks a part's scope row (nonzero) among its groups (0). */
+export const SCOPE_ROW = 'scope_row';
+const scopeRowColumn = (dims: QueryDim[]) => `grouping(${dims.map((_, i) => `d${i}`).join(', ')}) AS ${SCOPE_ROW}`;
+
+/** `SELECT <dims as d0…>, <aggregates> FROM rel GROUP BY …` (no GROUP BY without dimensions: one row). */
+function grouped(rel: Fragment, dims: QueryDim[], on: On, s: Scope, aggregates: string[], where?: Fragment, scopeRow = false): Fragment {
+  const ds = dims.map((d) => sql`${dimExpr(d, on, s)} AS ${frag(`d${dims.indexOf(d)}`)}`);
+  const cols = join([...ds, frag([...aggregates, ...(scopeRow ? [scopeRowColumn(dims)] : [])].join(', '))], ', ');
+  return sql`SELECT ${cols} FROM ${rel}${where ? sql` WHERE ${where}` : frag('')}${groupBy(dims, scopeRow)}`;
+}
+
+/** Whether eventsRel() reads the scope's events as they are (one row per event, no column looked up). */
+const plainEvents = (dims: QueryDim[]) =>
+  dims.every((d) => d.kind !== 'prop_key' && d.kind !== 'goal' && !(d.kind === 'column' && d.dim.level === 'visit' && !d.dim.onEveryEvent));
 
 /**
  * The scope's events with what the dimensions need beside their own columns: the visit's attributes that
@@ -77,7 +97,9 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
     const cols = frag(looked.map((c) => `${c} AS vd_${c}`).join(', '));
     rel = sql`(SELECT e.*, v.${dialectOf(s).starExcept(['visit_id'])} FROM ${rel} e LEFT JOIN (SELECT visit_id, ${cols} FROM ${visitLookup(s)}) v USING (visit_id))`;
   }
-  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel})`;
+  // Only the events that carry properties can give a key (~16% of them on the benchmark's site): dropping the
+  // rest before unnesting spares the unnest and its projection of every other event.
+  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel} WHERE ${dialectOf(s).hasProps()})`;
   return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
 }
 
@@ -112,8 +134,9 @@ export function percentageBase(plan: Plan, dims: QueryDim[]): Fragment {
 /**
  * A part of the answer: its SQL and the dimension columns it groups by. A part that `decorates` adds figures
  * to the rows the others found (a page's engagement, exits, a conversion rate's denominator) and no row of its own.
+ * A part with `scopeRow` also holds the scope's row (SCOPE_ROW nonzero, its `visitors` percentage's base).
  */
-export type Part = { sql: Fragment; dims: string[]; decorates?: boolean };
+export type Part = { sql: Fragment; dims: string[]; decorates?: boolean; scopeRow?: boolean };
 
 /**
  * The select list of the joined parts: every column, the time column (an integer bucket while grouping and
@@ -140,6 +163,9 @@ function partsOf(q: PartsInput): Part[] {
   const all = dimNames(dims);
   const parts: Part[] = [];
   const events = () => eventsRel(plan, dims, q.goals);
+  // percentageBase() in the same scan: the part counting visitors on the very relation the base counts them on.
+  // DuckDB only (grouping sets); another engine runs percentageBase() beside.
+  const scopeRow = !!q.scopeRow && dims.length > 0 && dialectOf(s).name === 'duckdb' && need.has('visitors');
 
   // Visitors and visits on the home table; pageviews and events too where grouped by a visit attribute.
   // With event dimensions the home table is the events, counted in one pass with the event metrics below.
@@ -153,7 +179,8 @@ function partsOf(q: PartsInput): Part[] {
     if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', 'visits'));
     if (visitColumns && need.has('events')) home.push(counted('events', 'visits'));
   }
-  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home), dims: all });
+  const homeScope = scopeRow && !eventHome;
+  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home, undefined, homeScope), dims: all, ...(homeScope ? { scopeRow } : {}) });
 
   // Counted on the events: pageviews and events (unless on visits above), conversions.
   if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(counted('pageviews', 'events'));
@@ -171,8 +198,9 @@ function partsOf(q: PartsInput): Part[] {
   } else if (ev.length || conv) {
     const aggs = conv ? join([frag(ev.join(', ')), sql`count(*) FILTER (WHERE ${conv}) AS conversions`].filter((f) => f.sql), ', ') : frag(ev.join(', '));
     const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
-    const grp = dims.length ? frag(` GROUP BY ${dims.map((_, i) => i + 1).join(', ')}`) : frag('');
-    parts.push({ sql: sql`SELECT ${join([...ds, aggs], ', ')} FROM ${events()}${grp}`, dims: all });
+    const evScope = scopeRow && eventHome && plainEvents(dims);
+    const cols = evScope ? [...ds, aggs, frag(scopeRowColumn(dims))] : [...ds, aggs];
+    parts.push({ sql: sql`SELECT ${join(cols, ', ')} FROM ${events()}${groupBy(dims, evScope)}`, dims: all, ...(evScope ? { scopeRow } : {}) });
   }
 
   // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages
