@@ -48,10 +48,11 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     else await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
 
+    // Which visits are stored already: the stored ones are probed with the batch's few visits as the hash side
+    // (NOT EXISTS hashed the whole hot visits table, up to a few hundred thousand rows between compactions).
     await tx.exec(`
       CREATE TEMP TABLE ${vagg} AS
-      SELECT a.*, NOT EXISTS (SELECT 1 FROM visits v WHERE v.site_id = a.site_id AND v.visit_id = a.visit_id) AS is_new
-      FROM (
+      WITH a AS MATERIALIZED (
         SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
           arg_min(path, ts) FILTER (WHERE event_type = 'pageview') AS entry_page,
           arg_max(path, ts) FILTER (WHERE event_type = 'pageview') AS exit_page,
@@ -60,8 +61,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
           count(*)::INTEGER AS events,
           sum(revenue) AS revenue,
           any_value(visit_prev) AS visit_prev
-        FROM ${marked} GROUP BY site_id, visit_id
-      ) a`);
+        FROM ${marked} GROUP BY site_id, visit_id),
+      stored AS (SELECT v.site_id, v.visit_id FROM visits v SEMI JOIN a ON v.site_id = a.site_id AND v.visit_id = a.visit_id)
+      SELECT a.*, s.visit_id IS NULL AS is_new FROM a LEFT JOIN stored s ON s.site_id = a.site_id AND s.visit_id = a.visit_id`);
 
     // Visits that continue across batches: counters add up, the exit moves on, attributes stay unless the
     // batch holds earlier events (an import of the stretch before a stored visit): a visit's are its first event's.

@@ -13,6 +13,17 @@ export class DataDirLockedError extends Error {}
  */
 export const ARM_CHECKPOINT_FAULT = [`SET GLOBAL debug_checkpoint_abort = 'before_header'`, `SET GLOBAL checkpoint_threshold = '1B'`];
 
+/**
+ * WAL size that makes a commit checkpoint. Ingestion commits a batch every second: checkpointing at 64 MB of WAL
+ * instead of 16 MB rewrote the visits and visitors row groups a quarter as often (about 15% less CPU per event).
+ * A migration's hot events (storage/hot-events.ts) take ~25 MB of WAL per 50,000-event request: at 64 MB every
+ * third request checkpointed them (1.5–4 s each, growing with the store), only for compaction to delete them
+ * once a million wait. At 1 GB they mostly leave the table before any checkpoint writes them (bench/import.ts,
+ * 500k events: commits 10.2 → 4.1 s in all, 42 → 37 ms server CPU per 1,000 events). A restart replays up
+ * to this much WAL.
+ */
+const CHECKPOINT_THRESHOLD = '1GB';
+
 export async function openInstance(dataDir: string, poolSize: number, memoryLimit: string): Promise<{ instance: DuckDBInstance; pool: Pool }> {
   mkdirSync(dataDir, { recursive: true });
   let instance: DuckDBInstance;
@@ -20,9 +31,7 @@ export async function openInstance(dataDir: string, poolSize: number, memoryLimi
     // Without a limit DuckDB may cache up to 80% of RAM. 2 GB holds a 12-month breakdown of 10M events
     // (distinct visitors per page over hot rows + Parquet needs ~1 GB); 256 MB keeps RSS flat for
     // ingest-only use but such queries then answer 503. Bigger work spills to DATA_DIR/tern.duckdb.tmp.
-    // Ingestion commits a batch every second: checkpointing at 64 MB of WAL instead of 16 MB rewrites
-    // the visits and visitors row groups a quarter as often (about 15% less CPU per event).
-    instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { memory_limit: memoryLimit, checkpoint_threshold: '64MB' });
+    instance = await DuckDBInstance.create(join(dataDir, 'tern.duckdb'), { memory_limit: memoryLimit, checkpoint_threshold: CHECKPOINT_THRESHOLD });
   } catch (e) {
     const msg = String((e as Error)?.message ?? e);
     if (/lock/i.test(msg)) {
