@@ -5,7 +5,7 @@
 // it, the new ones (the old ones become orphans). The caller runs this behind the other analytics writes.
 import { rmSync } from 'node:fs';
 import { BACKGROUND_THREADS, type Database, type Tx } from './database.ts';
-import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
+import { type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister } from './parquet-writer.ts';
 import { rewriteWithout } from './erase-rewrite.ts';
 import { limiter } from './limiter.ts';
