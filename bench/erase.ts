@@ -69,7 +69,7 @@ try {
     // The server's own account of the rewrite: row groups re-encoded and copied as they were.
     const said = JSON.parse(srv.logs().split('\n').filter((l) => l.includes('"visitor erased"')).at(-1) ?? '{}');
     const b = baseline.get(t.id)!;
-    const line = `| ${t.id.slice(0, 8)}… | ${r.body.data.events_deleted} | ${r.body.data.visits_deleted} | ${b.files} | ${s.toFixed(2)} s | ${b.s.toFixed(2)} s | ${(s / b.s).toFixed(2)} | ${cpu.toFixed(2)} / ${b.cpu.toFixed(2)} s | ${said.rowGroupsRewritten ?? '?'} / ${said.rowGroupsCopied ?? '?'} |`;
+    const line = `| ${t.id.slice(0, 8)}… | ${r.body.data.events_deleted} | ${r.body.data.visits_deleted} | ${b.files} | ${s.toFixed(2)} s | ${b.s.toFixed(2)} s | ${(s / b.s).toFixed(2)} | ${cpu.toFixed(2)} / ${b.cpu.toFixed(2)} s | ${said.rowGroupsRewritten ?? '?'} / ${said.rowGroupsCopied ?? '?'} | ${said.findMs ?? '?'} / ${said.writeMs ?? '?'} / ${said.commitMs ?? '?'} ms |`;
     console.log(line);
     lines.push(line);
   }
@@ -88,6 +88,6 @@ const erasedEvents = targets.reduce((n, t) => n + t.n, 0);
 console.log(`read back: ${after!.erased} rows of the erased visitors on disk; ${after!.n} events = ${EVENTS} - ${erasedEvents}: ${after!.n === EVENTS - erasedEvents && after!.erased === 0 ? 'ok' : 'MISMATCH'}`);
 console.log(`\n${EVENTS.toLocaleString('en')} events in ${all.events.length} events files, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 // CPU seconds (the server during the DELETE / this process during the rewrites by hand): what other load does not skew.
-console.log('| visitor | events erased | visits erased | files rewritten | DELETE over HTTP | same rewrites by hand | ratio | CPU: server / by hand | row groups rewritten / copied |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| visitor | events erased | visits erased | files rewritten | DELETE over HTTP | same rewrites by hand | ratio | CPU: server / by hand | row groups rewritten / copied | find / write / commit in the server log |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of lines) console.log(l);

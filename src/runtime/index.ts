@@ -75,6 +75,15 @@ export function mappedFile(path: string): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * A full garbage collection now, on Bun. A long download makes a new buffer per chunk; Bun's collector let
+ * them pile up (5.9 GB streamed from a file: RSS 121 → 411 MB, flat ~170 MB when collected every 64 MB, for
+ * ~45 ms of CPU per collection). Deno exposes no collector to call: nothing happens there.
+ */
+export function collectGarbage() {
+  if (runtimeName === 'bun') Bun.gc(true);
+}
+
 export class ListenError extends Error {}
 
 /** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */

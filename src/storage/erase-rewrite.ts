@@ -10,6 +10,7 @@ import type { Database } from './database.ts';
 import { syncDir, syncFile } from './durable-file.ts';
 import { ensureDir, partitionDir, sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { openSpliceFile, splice, SpliceMismatch, type SpliceFile, type SplicePart } from './parquet-splice.ts';
+import { unlimited, type Limit } from './limiter.ts';
 
 const COPY_OPTIONS = 'FORMAT parquet, COMPRESSION lz4, ROW_GROUP_SIZE 122880';
 const WRITE_BUFFER = 1 << 20;
@@ -55,10 +56,10 @@ async function writeAll(path: string, chunks: AsyncIterable<Uint8Array>) {
 /**
  * Writes `f` again without the rows of `visitorId` at `rowNumbers` (their row numbers in the file) and returns
  * the new file's registry entry (`stats` from the caller). Falls back to a DuckDB rewrite of the whole file when
- * its layout cannot be spliced.
+ * its layout cannot be spliced. `limit` gates each DuckDB re-encoding.
  */
 export async function rewriteWithout(db: Database, manifest: ParquetManifest, f: ParquetFile, visitorId: number, rowNumbers: number[],
-  stats: { rows: number; min_ts: string; max_ts: string }, tally = { copied: 0, rewritten: 0 }): Promise<ParquetFile> {
+  stats: { rows: number; min_ts: string; max_ts: string }, tally = { copied: 0, rewritten: 0 }, limit: Limit = unlimited): Promise<ParquetFile> {
   const dir = partitionDir(manifest.dataDir, f.tbl, f.site_id, f.month);
   ensureDir(dir);
   const abs = join(dir, `${crypto.randomUUID()}.parquet`);
@@ -78,16 +79,10 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
     tally.rewritten += touched.size;
     tally.copied += old.footer.rowGroups.length - touched.size;
     const whole = (file: SpliceFile, groups?: number[]): SplicePart => ({ columns: Object.fromEntries(old.footer.columns.map((c) => [c.name, { file, column: c.name }])), groups });
-    const parts: SplicePart[] = [];
-    let copied: number[] = [];
     mkdirSync(scratch, { recursive: true });
-    for (let g = 0; g <= old.footer.rowGroups.length; g++) {
-      if (g < old.footer.rowGroups.length && !touched.has(g)) { copied.push(g); continue; }
-      if (copied.length) parts.push(whole(old, copied));
-      copied = [];
-      if (g === old.footer.rowGroups.length) break;
-      // A run of touched groups, re-encoded together.
-      const run = runs([...touched]).find((r) => r[0] === g)!;
+    // Every run of touched groups is re-encoded at once, each when `limit` gives it a slot (the caller shares
+    // the slots between files, so no core idles while one file's last runs are encoded), then spliced in order.
+    const encoded = runs([...touched]).map((run) => limit(async () => {
       const from = starts[run[0]!]!;
       const to = run.at(-1)! + 1 < starts.length ? starts[run.at(-1)! + 1]! : n;
       const tmp = join(scratch, `${crypto.randomUUID()}.parquet`);
@@ -97,10 +92,24 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
           WHERE file_row_number >= ${from} AND file_row_number < ${to} AND visitor_id <> ${vid}) TO ${sqlPath(tmp)} (${COPY_OPTIONS})`);
         const fd = await open(tmp, 'r');
         held.push(fd);
-        parts.push(whole(await openSpliceFile(fd)));
+        return { run, file: await openSpliceFile(fd) };
       } finally {
         rmSync(tmp, { force: true });
       }
+    }));
+    const settled = await Promise.allSettled(encoded);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const byStart = new Map(settled.map((r) => (r as PromiseFulfilledResult<{ run: number[]; file: SpliceFile }>).value).map((x) => [x.run[0]!, x]));
+    const parts: SplicePart[] = [];
+    let copied: number[] = [];
+    for (let g = 0; g <= old.footer.rowGroups.length; g++) {
+      if (g < old.footer.rowGroups.length && !touched.has(g)) { copied.push(g); continue; }
+      if (copied.length) parts.push(whole(old, copied));
+      copied = [];
+      if (g === old.footer.rowGroups.length) break;
+      const { run, file } = byStart.get(g)!;
+      parts.push(whole(file));
       g = run.at(-1)!;
     }
     async function* each() { yield* parts; }
@@ -110,7 +119,7 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
     if (!(e instanceof SpliceMismatch)) throw e;
     // A file of another layout: the whole file through DuckDB.
     try {
-      await db.exec(`COPY (SELECT * FROM read_parquet(${sqlPath(src)}, hive_partitioning = false) WHERE visitor_id <> ${vid}) TO ${sqlPath(abs)} (${COPY_OPTIONS})`);
+      await limit(() => db.exec(`COPY (SELECT * FROM read_parquet(${sqlPath(src)}, hive_partitioning = false) WHERE visitor_id <> ${vid}) TO ${sqlPath(abs)} (${COPY_OPTIONS})`));
       await syncFile(abs);
     } catch (again) {
       rmSync(abs, { force: true });

@@ -14,7 +14,9 @@ import { uidVisitorId } from '../../src/ingest/hash.ts';
 const fx = withServer({ server: { env: { INGEST_LOAD_INTERVAL_MS: '60000' } }, accounts: { acct: { scopes: ['visitors:read', 'analytics:read'] } } });
 
 let base: string;
-const lines = fixtureLines({ visitors: 40, months: 4, eventsPerVisit: 4 });
+// Some pageviews report engagement, so the rewritten files' engagement sums are checked too.
+const lines = fixtureLines({ visitors: 40, months: 4, eventsPerVisit: 4 })
+  .map((l, i) => (l.event_type === 'pageview' && i % 3 ? { ...l, time_on_page: 5 + (i % 50) / 3, scroll_depth: i % 101 } : l));
 const TARGET = 'u7';
 
 /** Every row of every Parquet file on disk (registered or not), read directly. */
@@ -105,6 +107,18 @@ test('erasing by profile id: counts, endpoints, other visitors unchanged, files 
   }
   const [slots] = await queryStored(fx.srv.dataDir, 'SELECT sum(pageviews) AS pv, sum(events) AS ev FROM event_counts WHERE site_id = ?', [fx.acct.site.id]);
   expect(slots).toEqual({ pv: before.stats.pageviews - pv, ev: before.stats.events - mine.length });
+  // Each rewritten file's engagement sums (renamed and less the visitor's, not summed again) equal what
+  // summing every registered events file again gives.
+  const list = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(', ')}]`;
+  const files = (await queryStored<{ path: string }>(fx.srv.dataDir, `SELECT path FROM parquet_files WHERE tbl = 'events' AND site_id = ?`, [fx.acct.site.id])).map((f) => f.path);
+  const engagement = (sql: string, params: any[] = []) => queryStored(fx.srv.dataDir, `SELECT file, day::VARCHAR AS day, engaged_path, engaged_hostname, top_n, round(top_sum, 6) AS top_sum, sd_n, round(sd_sum, 6) AS sd_sum FROM (${sql}) ORDER BY ALL`, params);
+  const kept = await engagement(`SELECT * FROM file_engagement WHERE site_id = ?`, [fx.acct.site.id]);
+  const summed = await engagement(`SELECT m.rel AS file, ts::DATE AS day, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0) AS top_sum, count(time_on_page) AS top_n, coalesce(sum(scroll_depth), 0) AS sd_sum, count(scroll_depth) AS sd_n
+    FROM read_parquet(${list(files.map((f) => join(fx.srv.dataDir, f)))}, filename = true) r
+    JOIN (SELECT unnest(${list(files.map((f) => join(fx.srv.dataDir, f)))}) AS abs, unnest(${list(files)}) AS rel) m ON m.abs = r.filename
+    WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`);
+  expect(summed.length).toBeGreaterThan(0);
+  expect(kept).toEqual(summed);
   const audit = await queryStored(fx.srv.dataDir, 'SELECT visitor::VARCHAR AS visitor, erased_by::VARCHAR AS erased_by, events_deleted, visits_deleted, erased_at FROM visitor_erasures');
   expect(audit).toHaveLength(1);
   expect(audit[0]).toMatchObject({ visitor: target.id, events_deleted: mine.length, visits_deleted: 4 });
