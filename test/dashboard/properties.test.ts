@@ -64,13 +64,13 @@ afterAll(async () => {
 describe('Properties panel', () => {
   test('keys and values from the query API; a value click filters and the cards match the API', async () => {
     const { page } = app;
-    const keys = (await query({ metrics: ['visitors'], dimensions: ['event:props'] })).map((r) => r.dimensions[0]);
+    const keys = (await query({ metrics: ['events'], dimensions: ['event:props'] })).map((r) => r.dimensions[0]);
     expect(keys).toContain('plan');
     expect(keys).toContain('position');
     await page.goto(base);
     await settled(page);
     const picker = panel(page).getByLabel('Property');
-    // The same keys; their order (by visitors) may move if an event lands between the two reads.
+    // The same keys; their order (by events) may move if an event lands between the two reads.
     expect((await picker.locator('option').allTextContents()).sort()).toEqual([...keys].sort());
     await picker.selectOption('plan');
     await page.waitForURL(/prop=plan/);
@@ -143,7 +143,7 @@ describe('Properties panel', () => {
     await page.evaluate((id) => localStorage.setItem(`tern-cache-prop-key-${id}`, JSON.stringify('no-such-key')), fx.acc.site.id);
     await page.goto(base);
     await settled(page);
-    const first = (await query({ metrics: ['visitors'], dimensions: ['event:props'] }))[0]!.dimensions[0];
+    const first = (await query({ metrics: ['events'], dimensions: ['event:props'] }))[0]!.dimensions[0];
     expect(await panel(page).getByLabel('Property').inputValue()).toBe(first);
     expect(errors).toEqual([]);
   }, 60_000);

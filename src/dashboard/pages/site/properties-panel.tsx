@@ -30,8 +30,10 @@ export function PropertiesPanel({ scope, view }: { scope: Scope; view: ViewState
   const [details, setDetails] = useState(false);
   const { api, orgId, site } = scope;
   const deps = [view.api.filters, view.api.period, view.api.date, view.api.from, view.api.to];
-  const keys = useData((signal) => api.analytics.query(orgId, site.id, { ...queryScope(view), metrics: ['visitors'], dimensions: ['event:props'], pagination: { limit: 100 } }, signal)
-    .then(toRows(['visitors'])), [site.id, ...deps]);
+  // The picker lists the keys by how many events carry them: counting them is half the work of counting their
+  // distinct visitors (12 months of 10M events: ~300 vs ~560 ms), and the picker shows no count.
+  const keys = useData((signal) => api.analytics.query(orgId, site.id, { ...queryScope(view), metrics: ['events'], dimensions: ['event:props'], pagination: { limit: 100 } }, signal)
+    .then(toRows(['events'])), [site.id, ...deps]);
   const wanted = view.param('prop');
   const names = (keys.data ?? []).map((r) => r.name);
   // The key shown last time on this site: its values are asked for beside the key list instead of after it (one
