@@ -8,7 +8,7 @@ import { BACKGROUND_THREADS, type Database, type Tx } from './database.ts';
 import { type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister } from './parquet-writer.ts';
 import { rewriteWithout } from './erase-rewrite.ts';
-import { limiter } from './limiter.ts';
+import { inParallel, limiter } from './limiter.ts';
 import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
 
@@ -58,20 +58,6 @@ const PARALLEL_ENCODES = 2;
  * CPU) the others keep both encoding slots busy.
  */
 const PARALLEL_REWRITES = 4;
-
-/** `fn` over `items`, at most `n` at a time; every started call settles before this throws. */
-async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed: unknown;
-  const worker = async () => {
-    while (next < items.length && failed === undefined) {
-      const item = items[next++]!;
-      try { await fn(item); } catch (e) { failed ??= e; }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  if (failed !== undefined) throw failed;
-}
 
 /**
  * The file_engagement rows of each `next`, a rewrite of `old` without the visitor: the old file's rows, renamed,

@@ -1,5 +1,6 @@
-// At most n of some async work at once, shared by callers that start it independently (an erasure's DuckDB
-// re-encodings across the files it rewrites), taken in the order asked.
+// At most n of some async work at once: a limit shared by callers that start work independently (an erasure's
+// DuckDB re-encodings across the files it rewrites), taken in the order asked, and a list worked through n at a
+// time (files rewritten, objects uploaded).
 
 export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -22,3 +23,17 @@ export function limiter(n: number): Limit {
 
 /** No limit: each call runs at once. */
 export const unlimited: Limit = (fn) => fn();
+
+/** `fn` over `items`, at most `n` at a time; after a failure no new item starts, and every started call settles before this throws. */
+export async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  let failed: unknown;
+  const worker = async () => {
+    while (next < items.length && failed === undefined) {
+      const item = items[next++]!;
+      try { await fn(item); } catch (e) { failed ??= e; }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  if (failed !== undefined) throw failed;
+}

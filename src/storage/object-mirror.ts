@@ -10,6 +10,7 @@ import type { ObjectStore } from './object-store.ts';
 import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
 import { Rounds } from './rounds.ts';
+import { inParallel } from './limiter.ts';
 
 /** Changes are gathered this long before a round: a burst of loads and a merge go up in one round. */
 const DEBOUNCE_MS = 250;
@@ -56,8 +57,10 @@ export class ObjectMirror {
     this.rounds.kick();
   }
 
-  /** Uploads, then the manifest, then deletes: an object leaves the bucket only once no manifest lists it. */
-  /** Uploads, manifest, deletes; returns when the next object's grace ends (a round is due then). */
+  /**
+   * Uploads, then the manifest, then deletes: an object leaves the bucket only once no manifest lists it.
+   * Returns when the next object's grace ends (a round is due then).
+   */
   private async round(): Promise<number | undefined> {
     const signal = this.abort.signal;
     const puts = await this.db.query<{ path: string }>(
@@ -77,12 +80,7 @@ export class ObjectMirror {
       uploaded++;
     };
     // A few at a time: a backfill (STORAGE_URL turned on for an existing DATA_DIR) is bound by round trips, not bandwidth.
-    const queue = puts.map((p) => p.path);
-    const workers = Array.from({ length: Math.min(UPLOADS_AT_ONCE, queue.length) }, async () => {
-      for (let path = queue.shift(); path !== undefined && !signal.aborted; path = queue.shift()) await upload(path);
-    });
-    const failed = (await Promise.allSettled(workers)).find((r) => r.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await inParallel(puts.map((p) => p.path), UPLOADS_AT_ONCE, async (path) => { if (!signal.aborted) await upload(path); });
     if (signal.aborted) return;
     // Listed before the manifest is read: a path, once unregistered, never comes back, so the manifest cannot list these.
     const gone = (await this.db.query<{ path: string }>(
