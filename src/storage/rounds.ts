@@ -41,11 +41,12 @@ export class Rounds {
 
   /** No more rounds; `last`: one last round first (what was sealed before stopping gets mirrored), its failure logged. */
   async stop(opts: { last?: boolean } = {}) {
+    // Not started any more before the last round: its failure must not leave a retry timer behind.
+    this.started = false;
     clearInterval(this.poll);
     clearTimeout(this.timer);
     this.timer = undefined;
     if (opts.last) await this.sync().catch((e) => log.warn(`${this.o.what} at stop failed`, { error: message(e) }));
-    this.started = false;
     await this.running?.catch(() => {});
   }
 
