@@ -4,6 +4,7 @@ import process from 'node:process';
 import { ConfigError, type Config } from './config.ts';
 import type { AppContext } from './app-context.ts';
 import type { Module } from './module.ts';
+import { reclaimFreeBlocks } from './storage/reclaim-free-blocks.ts';
 import { Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
 import { SiteCache } from './sites/site-cache.ts';
@@ -104,6 +105,7 @@ async function openPostgres(url: string, db: Database): Promise<PostgresDatabase
 export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
   setPausePoint(config.testPauseAt);
+  await reclaimFreeBlocks(config.dataDir, config.duckdbMemoryLimit);
   const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });
