@@ -11,6 +11,8 @@ import { rewriteWithout } from './erase-rewrite.ts';
 import { inParallel, limiter } from './limiter.ts';
 import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
+import { subtractEvents } from './registries.ts';
+import { frag } from './sql.ts';
 
 /** Replaced files stay readable this long for queries already planned against them (as compaction's). */
 const DELETE_GRACE_MS = 60_000;
@@ -130,13 +132,10 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
     await pausePoint('erase:files-written');
     t2 = performance.now();
     counts = await db.transaction(async (tx) => {
-      // Slot counts lose the visitor's events; read from the old files before they are unregistered.
+      // Slot registries lose the visitor's events; read from the old files before they are unregistered.
       const evAbs = replaced.filter((f) => f.tbl === 'events').map((f) => manifest.abs(f.path));
       if (evAbs.length) {
-        await tx.exec(`UPDATE event_counts c SET pageviews = c.pageviews - d.pv, events = c.events - d.ev
-          FROM (SELECT time_bucket(INTERVAL 15 MINUTE, ts) AS slot, count(*) FILTER (WHERE event_type = 'pageview') AS pv, count(*) AS ev
-                FROM read_parquet(?::VARCHAR[], hive_partitioning = false) WHERE visitor_id = ?::BIGINT GROUP BY ALL) d
-          WHERE c.site_id = ? AND c.slot = d.slot`, [evAbs, e.visitorId, e.siteId]);
+        await subtractEvents(tx, frag(`(SELECT * FROM read_parquet(?::VARCHAR[], hive_partitioning = false) WHERE visitor_id = ?::BIGINT)`, [evAbs, e.visitorId]));
       }
       for (const { next } of pairs) {
         await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)',
@@ -144,11 +143,8 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
       }
       await carryEngagement(tx, manifest, pairs, e.visitorId);
       await unregister(tx, replaced.map((f) => f.path));
-      // Events an import left in the hot table (storage/hot-events.ts) go in place, their slot counts with them.
-      await tx.exec(`UPDATE event_counts c SET pageviews = c.pageviews - d.pv, events = c.events - d.ev
-        FROM (SELECT time_bucket(INTERVAL 15 MINUTE, ts) AS slot, count(*) FILTER (WHERE event_type = 'pageview') AS pv, count(*) AS ev
-              FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT GROUP BY ALL) d
-        WHERE c.site_id = ? AND c.slot = d.slot`, [e.siteId, e.visitorId, e.siteId]);
+      // Events an import left in the hot table (storage/hot-events.ts) go in place, their slot registries' counts with them.
+      await subtractEvents(tx, frag(`(SELECT * FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT)`, [e.siteId, e.visitorId]));
       const hotEvents = await tx.query<{ n: number }>('DELETE FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
       const hot = await tx.query<{ n: number }>('DELETE FROM visits WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
       for (const t of ['visitors', 'visitor_history', 'purchases']) await tx.exec(`DELETE FROM ${t} WHERE site_id = ? AND visitor_id = ?::BIGINT`, [e.siteId, e.visitorId]);

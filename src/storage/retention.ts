@@ -9,6 +9,8 @@ import type { Database } from './database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
 import { pausePoint } from './pause-point.ts';
+import { dropSlotsBefore, subtractEvents } from './registries.ts';
+import { frag } from './sql.ts';
 
 let seq = 0;
 
@@ -75,15 +77,12 @@ async function enforceSite(db: Database, manifest: ParquetManifest, siteId: stri
         { tbl: 'events' as const, col: 'ts', keep: keepEvent, files: events, edge: across(events, until > cutoff ? `${until}~` : cutoff) },
         { tbl: 'visits' as const, col: 'start_ts', keep: keepVisit, files: visits, edge: visitsAcross },
       ];
-      // Slot counts lose the deleted events: whole slots before the cutoff, and the later events of doomed visits.
+      // Slot registries lose the deleted events: whole slots before the cutoff, and the later events of doomed visits.
       const evEdge = plan[0]!.edge;
       if (evEdge.length) {
-        await tx.exec(`UPDATE event_counts c SET pageviews = c.pageviews - d.pv, events = c.events - d.ev
-          FROM (SELECT time_bucket(INTERVAL 15 MINUTE, ts) AS slot, count(*) FILTER (WHERE event_type = 'pageview') AS pv, count(*) AS ev
-                FROM read_parquet([${abs(evEdge)}], hive_partitioning = false) WHERE ts >= '${cutoff}'::TIMESTAMP AND NOT (${keepEvent}) GROUP BY ALL) d
-          WHERE c.site_id = ? AND c.slot = d.slot`, [siteId]);
+        await subtractEvents(tx, frag(`(SELECT * FROM read_parquet([${abs(evEdge)}], hive_partitioning = false) WHERE ts >= '${cutoff}'::TIMESTAMP AND NOT (${keepEvent}))`));
       }
-      await tx.exec(`DELETE FROM event_counts WHERE site_id = ? AND slot < ?::TIMESTAMP`, [siteId, cutoff]);
+      await dropSlotsBefore(tx, siteId, cutoff);
       await tx.exec(`DELETE FROM purchases WHERE site_id = ? AND (ts < ?::TIMESTAMP OR visit_id IN (SELECT visit_id FROM ${doomed}))`, [siteId, cutoff]);
       for (const p of plan) {
         const edge = new Set(p.edge.map((f) => f.path));

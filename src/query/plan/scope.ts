@@ -85,7 +85,7 @@ export function eventsSource(s: Scope, extra?: Fragment): Fragment {
 const SLOT_MS = 15 * 60_000;
 
 /** A registry's rows of the site in the range (`time`: its time column), or null with filters: they need the events themselves. */
-function registrySource(s: Scope, table: 'event_counts' | 'purchases', time: 'slot' | 'ts'): Fragment | null {
+function registrySource(s: Scope, table: 'event_counts' | 'prop_key_counts' | 'purchases', time: 'slot' | 'ts'): Fragment | null {
   // The registries are DuckDB's; other engines count from their events.
   if (s.filters.length || dialectOf(s).name !== 'duckdb') return null;
   return sql`(SELECT * FROM ${ident(table)} WHERE site_id = ${s.site.id} AND ${ident(time)} >= ${s.range.fromUtc}::TIMESTAMP AND ${ident(time)} < ${s.range.toUtc}::TIMESTAMP)`;
@@ -96,9 +96,13 @@ function registrySource(s: Scope, table: 'event_counts' | 'purchases', time: 'sl
  * cannot answer exactly: with filters, or a range that does not start and end on a quarter hour (realtime).
  */
 function countsSource(s: Scope): Fragment | null {
-  const aligned = [s.range.fromUtc, s.range.toUtc].every((t) => Date.parse(t) % SLOT_MS === 0);
-  return aligned ? registrySource(s, 'event_counts', 'slot') : null;
+  return slotAligned(s) ? registrySource(s, 'event_counts', 'slot') : null;
 }
+
+const slotAligned = (s: Scope) => [s.range.fromUtc, s.range.toUtc].every((t) => Date.parse(t) % SLOT_MS === 0);
+
+/** The scope's events per property key and 15-minute slot (columns key, events), or null where they cannot answer exactly. */
+export const propKeyCountsSource = (s: Scope): Fragment | null => (slotAligned(s) ? registrySource(s, 'prop_key_counts', 'slot') : null);
 
 /** The scope's paid events from the purchases registry, or null when filters need the events themselves. */
 export const purchasesSource = (s: Scope): Fragment | null => registrySource(s, 'purchases', 'ts');

@@ -3,7 +3,7 @@
 // the same dimension columns d0…d2 and joined on them. Dimension columns come from the registry only; a
 // property key and goal names are bound parameters.
 import { frag, ident, join, sql, type Fragment } from '../../storage/sql.ts';
-import type { Scope } from '../plan/scope.ts';
+import { propKeyCountsSource, type Scope } from '../plan/scope.ts';
 import { siteRows, type Plan } from '../plan/planner.ts';
 import type { QueryMetric } from '../parse/query-parse.ts';
 import { isEventDim, type QueryDim } from '../parse/query-dimensions.ts';
@@ -158,6 +158,10 @@ function partsOf(q: PartsInput): Part[] {
   const { plan, dims } = q;
   const s = plan.scope;
   const need = rawColumns(q.metrics);
+  // The key list alone (events per property key, unfiltered): summed from the per-slot key counts. A key whose
+  // events were all erased keeps a row of zeros there; the scan would not list it.
+  const keyCounts = dims.length === 1 && dims[0]!.kind === 'prop_key' && need.size === 1 && need.has('events') && !q.scopeRow ? propKeyCountsSource(s) : null;
+  if (keyCounts) return [{ sql: sql`SELECT key AS d0, ${frag(counted('events', 'counts'))} FROM ${keyCounts} GROUP BY 1 HAVING sum(events) > 0`, dims: dimNames(dims) }];
   const eventHome = eventsAreHome(dims, s);
   const visitColumns = dims.some((d) => d.kind === 'column' && d.dim.level === 'visit');
   const all = dimNames(dims);

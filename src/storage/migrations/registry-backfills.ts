@@ -1,4 +1,4 @@
-// Migrations 0004 and 0005's steps: a new registry takes in the events already stored, the hot table and
+// Migrations 0004, 0005 and 0014's steps: a new registry takes in the events already stored, the hot table and
 // the Parquet files in parquet_files, with the same upsert the loader runs per batch.
 import { join } from 'node:path';
 import type { Tx } from '../database.ts';
@@ -14,4 +14,5 @@ const backfill = (upsert: (from: string) => string) => async (tx: Tx, dataDir: s
 export const BACKFILLS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
   '0004-purchases.sql': backfill(EVENT_REGISTRIES.purchases),
   '0005-event-counts.sql': backfill(EVENT_REGISTRIES.eventCounts),
+  '0014-prop-key-counts.sql': backfill(EVENT_REGISTRIES.propKeyCounts),
 };
