@@ -222,9 +222,9 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
 }
 
 /**
- * A query's page as one statement without its row count, with the ORDER BY of its rows and how they become the
- * answer's: for a report that asks several such queries in one statement (realtime). Only for a query of the
- * parts without totals, comparison, time labels or percentage (their extra statements are not composed here).
+ * A query's page as one statement without its row count, and how its rows become the answer's: for a report
+ * that asks several such queries in one statement (realtime). Only for a query of the parts without totals,
+ * comparison, time labels or percentage (their extra statements are not composed here).
  */
 export function pageStatement(db: Runner, base: Omit<Scope, 'range' | 'filters'>, range: Range, goals: SiteGoal[], q: ApiQuery) {
   if (strategyFor(q).kind !== 'parts' || q.include.totals || q.include.comparison || q.include.timeLabels || q.metrics.includes('percentage')) {
@@ -232,7 +232,7 @@ export function pageStatement(db: Runner, base: Omit<Scope, 'range' | 'filters'>
   }
   const run: Run = { q, db, goals, labels: labelCache() };
   const { statement } = partsStatement(run, plans(run, base, range), q.dimensions, { limit: q.limit, offset: q.offset }, false, false);
-  return { statement, order: q.dimensions.length ? orderSql(q) : null, finish: (found: Record<string, unknown>[]) => finishRows(q, found, 0) };
+  return { statement, finish: (found: Record<string, unknown>[]) => finishRows(q, found, 0) };
 }
 
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */
