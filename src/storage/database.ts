@@ -1,5 +1,5 @@
 // The DuckDB handle: one instance per DATA_DIR, a small pool of connections, plain-JS rows out.
-import { LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBPreparedStatement, type DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import type { Pool } from './connection-pool.ts';
 import { ARM_CHECKPOINT_FAULT, openInstance } from './open-instance.ts';
 import { log } from '../log.ts';
@@ -206,11 +206,52 @@ export class Database {
 export class Tx {
   constructor(private c: DuckDBConnection) {}
   async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    const reader = params.length ? await this.c.runAndReadAll(sql, bindable(params), typesOf(params)) : await this.c.runAndReadAll(sql);
-    return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
+    return rowsOf<T>(params.length ? await this.prepared(sql, params) : await this.c.run(sql));
   }
   async exec(sql: string, params: Param[] = []): Promise<void> {
-    if (params.length) await this.c.run(sql, bindable(params), typesOf(params));
+    if (params.length) await this.prepared(sql, params);
     else await this.c.run(sql);
   }
+
+  /**
+   * The statement prepared, bound and run. The library's own path first splits the text into statements (one
+   * more round trip through the worker pool, and the SQL parsed twice): a single statement is prepared at once,
+   * and only text DuckDB refuses to prepare as one (several statements) takes the library's path.
+   */
+  private async prepared(sql: string, params: Param[]): Promise<DuckDBMaterializedResult> {
+    let p: DuckDBPreparedStatement;
+    try {
+      p = await this.c.prepare(sql);
+    } catch (e) {
+      if (!MULTIPLE.test(String((e as Error)?.message))) throw e;
+      return this.c.run(sql, bindable(params), typesOf(params));
+    }
+    try {
+      p.bind(bindable(params), typesOf(params));
+      return await p.run();
+    } finally {
+      p.destroySync();
+    }
+  }
+}
+
+/** DuckDB's refusal to prepare text of several statements as one. */
+const MULTIPLE = /multiple statements/i;
+
+/**
+ * A materialized result's rows, read from its chunks where they are: the library's reader fetches each chunk
+ * (and then an empty one) through the worker pool, two round trips for the few rows a report returns.
+ */
+function rowsOf<T extends Row>(result: DuckDBMaterializedResult): T[] {
+  const names = result.deduplicatedColumnNames();
+  const out: T[] = [];
+  for (let i = 0; i < result.chunkCount; i++) {
+    const chunk = result.getChunk(i);
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const row: Record<string, unknown> = {};
+      chunk.visitRowValues(r, (v, _, col, type) => { row[names[col]!] = JSDuckDBValueConverter(v, type, JSDuckDBValueConverter); });
+      out.push(toPlain(row) as T);
+    }
+  }
+  return out;
 }

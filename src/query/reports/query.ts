@@ -107,7 +107,7 @@ function orderSql(q: ApiQuery): Fragment {
  * One statement: every part, joined on the dimension columns, ordered and paginated, with the row count. With
  * `scopeRow`, the rows also carry `scope_visitors` (percentage's base) when a part could count it in its own scan.
  */
-function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null, scopeRow = false) {
+function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null, scopeRow = false, counted = true) {
   const found = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter), scopeRow });
   // Parts that find rows first; the decorating ones join onto them (alone, a decorating part finds the rows).
   const finders = found.filter((x) => !x.decorates);
@@ -126,7 +126,7 @@ function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, d
     const kind = !names.length ? 'CROSS JOIN' : part.decorates ? 'LEFT JOIN' : 'FULL JOIN';
     from = frag(`${from.sql} ${kind} p${i + 1}${kind === 'CROSS JOIN' ? '' : on}`);
   });
-  const cols = sql`${labelledColumns(dims, dialect)}, count(*) OVER () AS total_rows${scopeVisitors}`;
+  const cols = sql`${labelledColumns(dims, dialect)}${frag(counted ? ', count(*) OVER () AS total_rows' : '')}${scopeVisitors}`;
   const order = names.length ? sql` ORDER BY ${orderSql({ ...run.q, dimensions: dims })}` : frag('');
   const page = paging ? sql` LIMIT ${paging.limit} OFFSET ${paging.offset}` : frag('');
   return { statement: sql`WITH ${ctes} SELECT ${cols} FROM ${from}${order}${page}`, scopeVisitors: scoped >= 0 };
@@ -219,6 +219,20 @@ function aligned(current: QueryRow[], previous: QueryRow[], q: ApiQuery, labels:
     const ms = match?.metrics ?? metrics.map((m) => (m === 'time_on_page' || m === 'scroll_depth' ? null : 0));
     return { dimensions, metrics: ms, change: r.metrics.map((v, i) => change(v, ms[i] ?? null)) };
   });
+}
+
+/**
+ * A query's page as one statement without its row count, and how its rows become the answer's: for a report
+ * that asks several such queries in one statement (realtime). Only for a query of the parts without totals,
+ * comparison, time labels or percentage (their extra statements are not composed here).
+ */
+export function pageStatement(db: Runner, base: Omit<Scope, 'range' | 'filters'>, range: Range, goals: SiteGoal[], q: ApiQuery) {
+  if (strategyFor(q).kind !== 'parts' || q.include.totals || q.include.comparison || q.include.timeLabels || q.metrics.includes('percentage')) {
+    throw new Error('pageStatement: a query of the parts without totals, comparison, time labels or percentage');
+  }
+  const run: Run = { q, db, goals, labels: labelCache() };
+  const { statement } = partsStatement(run, plans(run, base, range), q.dimensions, { limit: q.limit, offset: q.offset }, false, false);
+  return { statement, finish: (found: Record<string, unknown>[]) => finishRows(q, found, 0) };
 }
 
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */

@@ -51,8 +51,11 @@ export function DashboardView({ scope, sites }: { scope: Scope; sites?: Site[] }
   const cmpGoalStats = useData((s) => (cmp && goalFilter ? api.goals.stats(orgId, site.id, { ...view.api, period: 'custom', date: undefined, from: cmp.from, to: cmp.to }, s) : Promise.resolve(undefined)),
     [...k, cmp?.from, cmp?.to, goalFilter?.value]);
   const prevGoal = goalFilter && cmp ? cmpGoalStats.data?.goals.find((g) => g.id === goalFilter.value) ?? null : undefined;
-  const series = useMemo(() => chart.data && buildSeries(chart.data, view.metric, today, site.timezone, cmpChart.data, revenue.data, cmpRevenue.data),
-    [chart.data, cmpChart.data, revenue.data, cmpRevenue.data, view.metric]);
+  // Revenue's answer feeds the chart only when it shows revenue: for any other metric its arrival would build the
+  // chart (a new uPlot) once more for nothing.
+  const chartRevenue = view.metric === 'revenue' ? revenue.data : undefined;
+  const series = useMemo(() => chart.data && buildSeries(chart.data, view.metric, today, site.timezone, cmpChart.data, chartRevenue, cmpRevenue.data),
+    [chart.data, cmpChart.data, chartRevenue, cmpRevenue.data, view.metric]);
 
   if (hasAny.data === false) {
     return (
