@@ -2,7 +2,9 @@
 // bench/query-store.ts), then one visitor erased over HTTP, for a few visitors in turn, beside a scan of the
 // same files rewritten without the visitor by hand in DuckDB (the baseline: what the rewrite costs the engine).
 // Prints the time of each erasure, the rows and files it rewrote, and the ratio to the baseline.
-// Usage: bun bench/erase.ts [--events 10000000] [--visitors 3] [--fresh]
+// Usage: bun bench/erase.ts [--events 10000000] [--visitors 3] [--fresh] [--row-group N]
+// --row-group: the copy's Parquet files are first rewritten with N rows per row group (bench/regroup.ts), to
+// compare stored row-group sizes (run once with each).
 import { cpSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +15,10 @@ import { Database } from '../src/storage/database.ts';
 import { ParquetManifest } from '../src/storage/parquet-layout.ts';
 import { compactStore, prepareStore, storeDir } from './query-store.ts';
 import { cpuSeconds } from './proc-stats.ts';
+import { regroupStore } from './regroup.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, visitors: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, visitors: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false },
+  'row-group': { type: 'string' } } });
 const EVENTS = Number(args.events);
 const SOURCE = storeDir(EVENTS);
 // Erasure rewrites files: it runs on a copy, so the query benchmarks' store stays as built.
@@ -24,6 +28,7 @@ const meta = await prepareStore(EVENTS, args.fresh);
 await compactStore(EVENTS);
 rmSync(DATA_DIR, { recursive: true, force: true });
 cpSync(SOURCE, DATA_DIR, { recursive: true });
+if (args['row-group']) await regroupStore(DATA_DIR, Number(args['row-group']));
 
 // The visitors to erase: the most active one (in every month's files: the worst case) and two of median
 // activity; found, and their files rewritten by hand, before the server takes the lock.
@@ -86,7 +91,7 @@ await check.close();
 rmSync(DATA_DIR, { recursive: true, force: true });
 const erasedEvents = targets.reduce((n, t) => n + t.n, 0);
 console.log(`read back: ${after!.erased} rows of the erased visitors on disk; ${after!.n} events = ${EVENTS} - ${erasedEvents}: ${after!.n === EVENTS - erasedEvents && after!.erased === 0 ? 'ok' : 'MISMATCH'}`);
-console.log(`\n${EVENTS.toLocaleString('en')} events in ${all.events.length} events files, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`\n${EVENTS.toLocaleString('en')} events in ${all.events.length} events files${args['row-group'] ? `, rewritten in row groups of ${args['row-group']} rows` : ''}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 // CPU seconds (the server during the DELETE / this process during the rewrites by hand): what other load does not skew.
 console.log('| visitor | events erased | visits erased | files rewritten | DELETE over HTTP | same rewrites by hand | ratio | CPU: server / by hand | row groups rewritten / copied | find / write / commit in the server log |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -3,7 +3,8 @@
 // bytes per stored event of each, then every analytics endpoint and range timed on both servers, requests
 // alternating, so both see the same load of the shared machine.
 // Usage: bun bench/parquet-options.ts [--events 1000000] [--runs 15] [--before "COMPRESSION lz4"]
-//          [--events-after "…"] [--visits-after "…"] [--memory 2GB]
+//          [--events-after "…"] [--visits-after "…"] [--memory 2GB] [--row-group-before N] [--row-group-after N]
+// --row-group-*: rows per row group of each copy (default: the writer's, FULL_ROW_GROUP).
 import { cpSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,14 +21,16 @@ const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '15' }, memory: { type: 'string', default: '2GB' },
     before: { type: 'string', default: 'COMPRESSION lz4' }, 'events-after': { type: 'string' }, 'visits-after': { type: 'string' },
+    'row-group-before': { type: 'string', default: String(FULL_ROW_GROUP) }, 'row-group-after': { type: 'string', default: String(FULL_ROW_GROUP) },
   },
 });
 const EVENTS = Number(args.events);
+const [groupBefore, groupAfter] = [Number(args['row-group-before']), Number(args['row-group-after'])];
 const options = {
-  before: (_: Table) => `FORMAT parquet, ${args.before}, ROW_GROUP_SIZE ${FULL_ROW_GROUP}`,
+  before: (_: Table) => `FORMAT parquet, ${args.before}, ROW_GROUP_SIZE ${groupBefore}`,
   after: (t: Table) => {
     const given = t === 'events' ? args['events-after'] : args['visits-after'];
-    return given ? `FORMAT parquet, ${given}, ROW_GROUP_SIZE ${FULL_ROW_GROUP}` : parquetOptions(t, FULL_ROW_GROUP);
+    return given ? `FORMAT parquet, ${given}, ROW_GROUP_SIZE ${groupAfter}` : parquetOptions(t, groupAfter);
   },
 };
 

@@ -11,8 +11,8 @@ import { syncDir, syncFile } from './durable-file.ts';
 import { ensureDir, partitionDir, sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { openSpliceFile, splice, SpliceMismatch, type SpliceFile, type SplicePart } from './parquet-splice.ts';
 import { unlimited, type Limit } from './limiter.ts';
+import { FULL_ROW_GROUP, parquetOptions } from './parquet-writer.ts';
 
-const COPY_OPTIONS = 'FORMAT parquet, COMPRESSION lz4, ROW_GROUP_SIZE 122880';
 const WRITE_BUFFER = 1 << 20;
 
 /** Where the scratch files of rewrites go (under DATA_DIR, cleared at start with the other orphans). */
@@ -68,6 +68,9 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
   const vid = Math.trunc(visitorId);
   const held: FileHandle[] = [];
   const scratch = scratchDir(manifest.dataDir);
+  // The writer's options and row-group size: a run of touched groups is written back as groups of the stored
+  // size, not one large group whose next erasure would re-encode it all.
+  const options = parquetOptions(f.tbl, FULL_ROW_GROUP);
   try {
     const old = await openSpliceFile(await open(src, 'r').then((fd) => { held.push(fd); return fd; }));
     // Row numbers → row groups.
@@ -89,7 +92,7 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
       try {
         // Numbers of our own (row numbers, the visitor id): spliced, since COPY takes no parameters.
         await db.exec(`COPY (SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlPath(src)}, file_row_number = true, hive_partitioning = false)
-          WHERE file_row_number >= ${from} AND file_row_number < ${to} AND visitor_id <> ${vid}) TO ${sqlPath(tmp)} (${COPY_OPTIONS})`);
+          WHERE file_row_number >= ${from} AND file_row_number < ${to} AND visitor_id <> ${vid}) TO ${sqlPath(tmp)} (${options})`);
         const fd = await open(tmp, 'r');
         held.push(fd);
         return { run, file: await openSpliceFile(fd) };
@@ -119,7 +122,7 @@ export async function rewriteWithout(db: Database, manifest: ParquetManifest, f:
     if (!(e instanceof SpliceMismatch)) throw e;
     // A file of another layout: the whole file through DuckDB.
     try {
-      await limit(() => db.exec(`COPY (SELECT * FROM read_parquet(${sqlPath(src)}, hive_partitioning = false) WHERE visitor_id <> ${vid}) TO ${sqlPath(abs)} (${COPY_OPTIONS})`));
+      await limit(() => db.exec(`COPY (SELECT * FROM read_parquet(${sqlPath(src)}, hive_partitioning = false) WHERE visitor_id <> ${vid}) TO ${sqlPath(abs)} (${options})`));
       await syncFile(abs);
     } catch (again) {
       rmSync(abs, { force: true });

@@ -63,6 +63,9 @@ export async function* splice(template: Footer, parts: AsyncIterable<SplicePart>
   const rowGroups: TStruct[] = [];
   let total = 0n;
   const leafPaths = template.columns.map((c) => c.elements); // for path_in_schema below
+  // Chunks that follow each other in one input (a row group's columns, a run of copied groups) are read as one
+  // range: with one read per chunk, files of 30,720-row groups took ~13k reads per 450 MB and twice the CPU.
+  let pending: Range | undefined;
   for await (const part of parts) {
     checkPart(template.columns, part);
     const first = Object.values(part.columns)[0]!;
@@ -94,12 +97,10 @@ export async function* splice(template: Footer, parts: AsyncIterable<SplicePart>
           }));
           bytes += BigInt(get<bigint>(r.meta, F.meta.uncompressed) ?? 0n);
           compressed += BigInt(r.length);
-          for (let at = r.start; at < r.start + r.length; at += READ) {
-            const n = Math.min(READ, r.start + r.length - at);
-            const buf = new Uint8Array(n);
-            const { bytesRead } = await src.file.fd.read(buf, 0, n, at);
-            if (bytesRead !== n) throw new Error('Parquet input file ended early');
-            yield buf;
+          if (pending?.fd === src.file.fd && pending.end === r.start) pending.end += r.length;
+          else {
+            if (pending) yield* readRange(pending);
+            pending = { fd: src.file.fd, start: r.start, end: r.start + r.length };
           }
           pos += r.length;
         }
@@ -115,6 +116,9 @@ export async function* splice(template: Footer, parts: AsyncIterable<SplicePart>
         [F.rowGroup.ordinal, { type: T.I16, value: rowGroups.length }],
       ]));
     }
+    // Before the next part is asked for: a part's files may be closed once its bytes are out.
+    if (pending) yield* readRange(pending);
+    pending = undefined;
   }
   const meta: TStruct = new Map();
   meta.set(F.file.version, template.meta.get(F.file.version) ?? { type: T.I32, value: 1 });
@@ -128,6 +132,19 @@ export async function* splice(template: Footer, parts: AsyncIterable<SplicePart>
   yield footer;
   yield len;
   yield MAGIC;
+}
+
+type Range = { fd: FileHandle; start: number; end: number };
+
+/** The bytes of `r`, READ at a time. */
+async function* readRange(r: Range): AsyncGenerator<Uint8Array> {
+  for (let at = r.start; at < r.end; at += READ) {
+    const n = Math.min(READ, r.end - at);
+    const buf = new Uint8Array(n);
+    const { bytesRead } = await r.fd.read(buf, 0, n, at);
+    if (bytesRead !== n) throw new Error('Parquet input file ended early');
+    yield buf;
+  }
 }
 
 /** path_in_schema of each leaf of a top-level column, from its elements (depth first). */

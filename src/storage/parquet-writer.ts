@@ -45,8 +45,15 @@ export async function writingFiles<T>(db: Database, manifest: ParquetManifest, f
 
 /** Row groups of files written in arrival order: the writer then holds one small group in memory at a time. */
 const ARRIVAL_ROW_GROUP = 20_480;
-/** DuckDB's default row group: what merged and sorted files use. */
-export const FULL_ROW_GROUP = 122_880;
+/**
+ * Rows per row group of merged and sorted files (every stored file but the loader's small ones): a quarter of
+ * DuckDB's default (122,880), because erasing a visitor re-encodes every row group holding one of their rows
+ * (erase-rewrite.ts) and a busy visitor has rows in most of a year's groups. On the 10M-event bench store the
+ * most active visitor's erasure re-encoded 1.96M rows instead of 6.15M (server CPU 12.8 → 6.5 s) while the
+ * reports and /query answered in the same time (bench/erase.ts --row-group, bench/parquet-options.ts
+ * --row-group-before; docs/benchmarks.md); at 16,384 rows the 90-day filtered pages report took ~2×.
+ */
+export const FULL_ROW_GROUP = 30_720;
 
 export type WriteOptions = {
   /**

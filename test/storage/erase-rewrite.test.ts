@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Database } from '../../src/storage/database.ts';
 import { ensureDir, partitionDir, ParquetManifest, type ParquetFile } from '../../src/storage/parquet-layout.ts';
 import { rewriteWithout } from '../../src/storage/erase-rewrite.ts';
+import { FULL_ROW_GROUP, parquetOptions } from '../../src/storage/parquet-writer.ts';
 import { readFooter } from '../../src/storage/parquet-footer.ts';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
@@ -72,6 +73,38 @@ test('only the row groups holding the visitor are re-encoded; the rest are copie
     expect(await db.query(`SELECT count(*) AS n, min(visitor_id) AS v FROM read_parquet('${now}') WHERE ts >= TIMESTAMP '2026-03-01 08:00:00'`))
       .toEqual([{ n: 50000 - 8 * 3600 - 1, v: 100 }]);
     expect(await db.query(`SELECT typeof(props) AS p, typeof(revenue) AS r FROM read_parquet('${now}') LIMIT 1`)).toEqual([{ p: 'MAP(VARCHAR, VARCHAR)', r: 'DECIMAL(18,4)' }]);
+  } finally {
+    await db.close();
+  }
+}, 60_000);
+
+test('a run of touched row groups is written back in groups of the stored size, not merged into one', async () => {
+  const db = await Database.open(dir, 2, '1GB');
+  try {
+    const manifest = new ParquetManifest(dir);
+    const pdir = partitionDir(dir, 'events', SITE, '2026-04');
+    ensureDir(pdir);
+    const old = join(pdir, 'stored.parquet');
+    const G = FULL_ROW_GROUP;
+    const n = 2 * G + 1000;
+    // Written as the server writes a merged file: groups G, G, 1000; the visitor in the first two.
+    await db.exec(`COPY (SELECT TIMESTAMP '2026-04-01' + INTERVAL (i) SECOND AS ts, '${SITE}' AS site_id,
+        CASE WHEN i IN (5, ${G + 5}) THEN ${VISITOR} ELSE 100 + i % 97 END AS visitor_id
+      FROM range(${n}) t(i)) TO '${old}' (${parquetOptions('events', G)})`);
+    const sizes = async (path: string) => { const fd = await open(path, 'r'); try { return (await readFooter(fd)).rowGroups.map((g) => Number(g.numRows)); } finally { await fd.close(); } };
+    expect(await sizes(old)).toEqual([G, G, 1000]);
+    const f: ParquetFile = { path: manifest.rel(old), tbl: 'events', site_id: SITE, month: '2026-04', rows: n, min_ts: '2026-04-01 00:00:00', max_ts: '2026-04-02 00:00:00' };
+    const tally = { copied: 0, rewritten: 0 };
+    // On one DuckDB thread, as the server's erasure runs.
+    const next = await db.withThreads(1, () => rewriteWithout(db, manifest, f, VISITOR, [5, G + 5], { rows: n - 2, min_ts: f.min_ts, max_ts: f.max_ts }, tally));
+    expect(tally).toEqual({ copied: 1, rewritten: 2 });
+    // DuckDB closes a group once it holds G rows, so a group may run over by less than one vector (2,048 rows).
+    const after = await sizes(manifest.abs(next.path));
+    expect(after).toHaveLength(3);
+    expect(after.reduce((a, b) => a + b)).toBe(n - 2);
+    expect(after.slice(0, 2).every((x) => x >= G - 2048 && x < G + 2048)).toBe(true);
+    expect(after[2]).toBe(1000);
+    expect(await db.query(`SELECT count(*) AS n, count(*) FILTER (WHERE visitor_id = ${VISITOR}) AS v FROM read_parquet('${manifest.abs(next.path)}')`)).toEqual([{ n: n - 2, v: 0 }]);
   } finally {
     await db.close();
   }
