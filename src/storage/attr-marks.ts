@@ -41,3 +41,25 @@ export function changedBits(families: readonly Family[], cur: (f: Family) => str
   const bits = families.map((f) => `CASE WHEN ${cur(f)} IS DISTINCT FROM ${prev(f)} THEN ${bitOf(f)} ELSE 0 END`).join(' | ');
   return unknown ? `(CASE WHEN ${unknown} THEN ${maskOf(families)} ELSE (${bits}) END)::INTEGER` : `(${bits})::INTEGER`;
 }
+
+/*
+ * Over a whole site's history (marks.ts, rebuildMarks), windows that carried every family's value per row needed
+ * more than 2 GB for 10M events. Each distinct combination of values gets a number (tuple id) instead: the windows
+ * carry one integer, and the bits are computed once per distinct pair of consecutive combinations.
+ */
+
+/** A SELECT of the distinct combinations of `families` in `rows`, each with its number `tid`. */
+export const tuplesOf = (rows: string, families: readonly Family[]) =>
+  `SELECT row_number() OVER () AS tid, * FROM (SELECT DISTINCT ${families.join(', ')} FROM (${rows}))`;
+
+/** `rows` with their combination's number `tid` (from `tuples`, tuplesOf) in place of the families' columns. */
+export const withTupleIds = (rows: string, tuples: string, families: readonly Family[]) =>
+  `SELECT r.* EXCLUDE (${families.join(', ')}), t.tid FROM (${rows}) r JOIN ${tuples} t ON ${families.map((f) => `r.${f} IS NOT DISTINCT FROM t.${f}`).join(' AND ')}`;
+
+/** (tid, prev_tid, bits) for each distinct pair of differing consecutive combinations of `x` (columns tid, prev_tid). */
+export const pairBits = (x: string, tuples: string, families: readonly Family[]) =>
+  `SELECT p.tid, p.prev_tid, ${changedBits(families, (f) => `a.${f}`, (f) => `b.${f}`)} AS bits
+   FROM (SELECT DISTINCT tid, prev_tid FROM ${x} WHERE prev_tid <> tid) p JOIN ${tuples} a ON a.tid = p.tid JOIN ${tuples} b ON b.tid = p.prev_tid`;
+
+/** packed(families) of the combination `alias` (a joined tuples row), NULL where none matched. */
+export const packedTuple = (families: readonly Family[], alias: string) => `CASE WHEN ${alias}.tid IS NULL THEN NULL ELSE ${packed(families, `${alias}.`)} END`;

@@ -9,7 +9,7 @@ import type { Tx } from './database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from './event-columns.ts';
-import { changedBits, EVENT_FAMILIES, FAMILIES, packed, type Family } from './attr-marks.ts';
+import { changedBits, EVENT_FAMILIES, FAMILIES, packed, packedTuple, pairBits, tuplesOf, withTupleIds, type Family } from './attr-marks.ts';
 
 /** Every column of a stored event file: the event columns, then the marks (attrs_changed: attr-marks.ts). */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev, attrs_changed`;
@@ -163,42 +163,48 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
   const events = await filesOf(tx, 'events', siteId);
   const visits = await filesOf(tx, 'visits', siteId);
   const tag = crypto.randomUUID().replaceAll('-', '');
-  const [em, vm] = [`marks_events_${tag}`, `marks_visits_${tag}`];
-  const evFamilies = EVENT_FAMILIES.join(', ');
-  const history = events.map((f) => readFile(manifest, f, `visitor_id, visit_id, path, ts, ${evFamilies}`)).join(' UNION ALL ');
-  /** The site's visits, in their files and open ones in the hot table (file_no -1), with their attributes packed. */
-  const visitRows = (cols: string) => [...(visits.length ? [numbered(manifest, visits, `visitor_id, visit_id, start_ts, ${packed(FAMILIES)} AS attrs`)] : []),
-    `SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, visitor_id, visit_id, start_ts, ${packed(FAMILIES)} AS attrs FROM visits WHERE site_id = ?`]
-    .map((r) => `SELECT ${cols} FROM (${r})`).join(' UNION ALL ');
+  const [ex, em, et, vx, vm, vt] = ['ex', 'em', 'et', 'vx', 'vm', 'vt'].map((n) => `marks_${n}_${tag}`) as [string, string, string, string, string, string];
+  const history = events.map((f) => readFile(manifest, f, 'visitor_id, path, ts')).join(' UNION ALL ');
+  // Visits: in their files, and open ones in the hot table (file_no -1).
+  const visitRows = [...(visits.length ? [numbered(manifest, visits, `visitor_id, visit_id, start_ts, ${FAMILIES.join(', ')}`)] : []),
+    `SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, visitor_id, visit_id, start_ts, ${FAMILIES.join(', ')} FROM visits WHERE site_id = ?`].join(' UNION ALL ');
   try {
     await tx.exec('DELETE FROM visitor_history WHERE site_id = ?', [siteId]);
-    if (events.length) {
-      await tx.exec(`CREATE TEMP TABLE ${em} AS SELECT file_no, file_row_number, ${ENCODE}, attrs_changed FROM (
-        SELECT file_no, file_row_number, lag(ts) OVER w AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts,
-          min(ts) OVER (PARTITION BY visit_id) AS visit_start,
-          CASE WHEN lag(ts) OVER w IS NULL THEN 0 ELSE ${eventBits((f) => f, (f) => `lag(${f}) OVER w`)} END AS attrs_changed
-        FROM (${numbered(manifest, events, `visitor_id, visit_id, path, ts, ${evFamilies}`)})
-        WINDOW w AS (PARTITION BY visitor_id ORDER BY ts), p AS (PARTITION BY visitor_id, path ORDER BY ts))`);
-      // Old files may lack the mark columns (written before they existed): only the log's columns are kept.
-      await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev', 'attrs_changed']);
-      // The latest visit's attributes as stored on it (a visit unknown here leaves them NULL: every bit set next time).
-      await tx.exec(`INSERT INTO visitor_history
-        SELECT ?, b.visitor_id, b.last_seen, b.visit_id, v.visit_start, p.pages, b.last_event, a.attrs
-        FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id, arg_max(${packed(EVENT_FAMILIES)}, ts) AS last_event
-              FROM (${history}) GROUP BY ALL) b
-        JOIN (SELECT visit_id, min(ts) AS visit_start FROM (${history}) GROUP BY ALL) v ON v.visit_id = b.visit_id
-        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id
-        LEFT JOIN (SELECT visit_id, any_value(attrs) AS attrs FROM (${visitRows('visit_id, attrs')}) GROUP BY ALL) a ON a.visit_id = b.visit_id`, [siteId, siteId]);
-    }
-    // Visits: in their files, and open ones in the hot table (file_no -1).
-    await tx.exec(`CREATE TEMP TABLE ${vm} AS ${visitMarks(visitRows('0 AS site_id, file_no, file_row_number, visitor_id, visit_id, start_ts AS visit_start, attrs'),
-      'file_no, file_row_number, visit_id')}`, [siteId]);
+    // Visits first: a visitor's history takes its latest visit's attributes from them.
+    await tx.exec(`CREATE TEMP TABLE ${vt} AS ${tuplesOf(visitRows, FAMILIES)}`, [siteId]);
+    await tx.exec(`CREATE TEMP TABLE ${vx} AS SELECT file_no, file_row_number, visit_id, tid, lag(tid) OVER vw AS prev_tid,
+        coalesce(${ms('lag(start_ts) OVER vw')}, 0) AS visit_prev
+      FROM (${withTupleIds(visitRows, vt, FAMILIES)}) WINDOW vw AS (PARTITION BY visitor_id ORDER BY start_ts)`, [siteId]);
+    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT x.file_no, x.file_row_number, x.visit_id, x.visit_prev, coalesce(b.bits, 0) AS visit_changed
+      FROM ${vx} x LEFT JOIN (${pairBits(vx, vt, FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid`);
     await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev', 'attrs_changed'))`, vm, ['visit_prev', 'visit_changed AS attrs_changed']);
     await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev, attrs_changed = m.visit_changed FROM ${vm} m
       WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
+    if (events.length) {
+      const rows = numbered(manifest, events, `visitor_id, visit_id, path, ts, ${EVENT_FAMILIES.join(', ')}`);
+      await tx.exec(`CREATE TEMP TABLE ${et} AS ${tuplesOf(rows, EVENT_FAMILIES)}`);
+      await tx.exec(`CREATE TEMP TABLE ${ex} AS SELECT file_no, file_row_number, visitor_id, visit_id, ts, tid, lag(tid) OVER w AS prev_tid,
+          lag(ts) OVER w AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts, min(ts) OVER (PARTITION BY visit_id) AS visit_start
+        FROM (${withTupleIds(rows, et, EVENT_FAMILIES)})
+        WINDOW w AS (PARTITION BY visitor_id ORDER BY ts), p AS (PARTITION BY visitor_id, path ORDER BY ts)`);
+      await tx.exec(`CREATE TEMP TABLE ${em} AS SELECT x.file_no, x.file_row_number, ${ENCODE}, coalesce(b.bits, 0) AS attrs_changed
+        FROM ${ex} x LEFT JOIN (${pairBits(ex, et, EVENT_FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid`);
+      // Old files may lack the mark columns (written before they existed): only the log's columns are kept.
+      await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev', 'attrs_changed']);
+      // The latest visit's id and start from one row; its attributes as stored on it (a visit unknown here leaves
+      // them NULL: every bit set next time).
+      await tx.exec(`INSERT INTO visitor_history
+        SELECT ?, b.visitor_id, b.last_seen, b.lv.visit_id, b.lv.visit_start, p.pages, ${packedTuple(EVENT_FAMILIES, 'te')}, ${packedTuple(FAMILIES, 'tv')}
+        FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start), ts) AS lv, arg_max(tid, ts) AS tid
+              FROM ${ex} GROUP BY visitor_id) b
+        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id
+        JOIN ${et} te ON te.tid = b.tid
+        LEFT JOIN (SELECT visit_id, any_value(tid) AS tid FROM ${vx} GROUP BY visit_id) v ON v.visit_id = b.lv.visit_id
+        LEFT JOIN ${vt} tv ON tv.tid = v.tid`, [siteId]);
+    }
     await tx.exec('DELETE FROM marks_stale WHERE site_id = ?', [siteId]);
     return [...events, ...visits];
   } finally {
-    for (const t of [em, vm]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
+    for (const t of [ex, em, et, vx, vm, vt]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
 }

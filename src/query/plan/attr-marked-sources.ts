@@ -1,0 +1,39 @@
+// Distinct visitors per visit attribute (device, country, source…) from the attribute-change marks
+// (storage/attr-marks.ts) beside the first-occurrence marks: a visitor none of whose rows in range has the
+// attribute's bit set with its previous row in range too (`changed` false) shows one value of it over the range,
+// so its first row in range (first on the page, for events) is summed into that value's group; the visitors
+// that did change are counted distinct, few as they usually are. Exact under the marks' own condition (marksHold).
+import { EVENT_FAMILIES, FAMILIES, maskOf, type Family } from '../../storage/attr-marks.ts';
+import { frag, sql, type Fragment } from '../../storage/sql.ts';
+import { fromMark, markedEvents, markedVisits } from './marked-sources.ts';
+import { eventsSource, visitsSource, type Scope } from './scope.ts';
+
+/**
+ * The families worth this path on the visits: those that seldom change between a visitor's visits. The
+ * acquisition ones (source, channel, referrer, UTM) change between most returning visits, and counting the
+ * changed visitors distinct beside the sums costs more than counting every group distinct (bench/dashboard.ts).
+ */
+const VISIT_FAMILIES: readonly Family[] = EVENT_FAMILIES;
+
+/** The family of a stored column on `table` whose bits this path uses, or null. */
+export function familyOf(column: string, table: 'visits' | 'events'): Family | null {
+  const f = FAMILIES.find((x) => x === column);
+  if (!f) return null;
+  return (table === 'visits' ? VISIT_FAMILIES : EVENT_FAMILIES).includes(f) ? f : null;
+}
+
+/** Rows whose bits of `families` may be set (NULL: written before the marks existed, so unknown) with their previous row in range. */
+const changedRows = (families: readonly Family[], prev: string, scope: Scope) =>
+  sql`coalesce(attrs_changed, -1) & ${frag(String(maskOf(families)))} <> 0 AND ${frag(prev)} >= ${fromMark(scope)}`;
+
+/** The scope's visits as markedVisits, each with `changed`: its visitor showed more than one value of `families` in range. */
+export function attrMarkedVisits(scope: Scope, families: readonly Family[]): Fragment {
+  return sql`(SELECT *, visitor_id IN (SELECT visitor_id FROM ${visitsSource(scope)} WHERE ${changedRows(families, 'visit_prev', scope)}) AS changed
+    FROM ${markedVisits(scope)})`;
+}
+
+/** The scope's events as markedEvents, each with `changed`: its visitor showed more than one value of `families` in range. */
+export function attrMarkedEvents(scope: Scope, families: readonly Family[]): Fragment {
+  return sql`(SELECT *, visitor_id IN (SELECT visitor_id FROM ${eventsSource(scope)} WHERE ${changedRows(families, 'seen_prev', scope)}) AS changed
+    FROM ${markedEvents(scope)})`;
+}
