@@ -113,6 +113,9 @@ test('the stored bits: set where the visitor\'s previous visit or event had anot
       expect((await planFor(db, scope).groups('visits', 'device')).table).toBe('attr_visits');
       expect((await planFor(db, scope).pageAttrEvents(['device', 'country']))?.table).toBe('attr_events');
       expect(await planFor(db, scope).pageAttrEvents(['source'])).toBeNull();
+      // No visitor showed two screens (none is sent): the plain sums answer, no distinct count beside.
+      expect((await planFor(db, scope).groups('visits', 'screen')).table).toBe('first_visits');
+      expect((await planFor(db, scope).pageAttrEvents(['screen']))?.table).toBe('marked');
     } finally {
       await db.close();
     }

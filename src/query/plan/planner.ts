@@ -10,7 +10,7 @@ import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
-import { attrMarkedEvents, attrMarkedVisits, familyOf } from './attr-marked-sources.ts';
+import { anyChanged, attrMarkedEvents, attrMarkedVisits, familyOf } from './attr-marked-sources.ts';
 import type { Family } from '../../storage/attr-marks.ts';
 import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
@@ -80,7 +80,9 @@ export class Plan {
     }
     const family = table === 'visits' ? familyOf(column, 'visits') : null;
     if (family && (await this.marks())) {
-      return { from: attrMarkedVisits(this.scope, [family]), table: 'attr_visits', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
+      const scopeVisitors = sql`${SCOPE_VISITORS} AS scope_visitors`;
+      if (!(await anyChanged(this.db, this.scope, [family], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits', scopeVisitors };
+      return { from: attrMarkedVisits(this.scope, [family]), table: 'attr_visits', scopeVisitors };
     }
     if (table === 'visits' && onePass && (await this.marks())) {
       return { from: markedVisits(this.scope), table, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
@@ -95,6 +97,7 @@ export class Plan {
   async pageAttrEvents(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
     const fs = families.map((c) => familyOf(c, 'events'));
     if (fs.some((f) => f === null) || !(await this.marks())) return null;
+    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'events'))) return { from: markedEvents(this.scope), table: 'marked' };
     return { from: attrMarkedEvents(this.scope, fs as Family[]), table: 'attr_events' };
   }
 
