@@ -5,7 +5,7 @@
 // the bit set with its previous row in range too shows one value of the attribute over the whole range, so
 // its first-in-range mark can be summed per value instead of counting distinct visitors
 // (query/plan/attr-marked-sources.ts). A bit set where nothing changed only costs speed, never exactness: a
-// previous row whose values are unknown (history from before these marks) sets every bit.
+// previous row whose values are unknown (history from before these marks) sets every bit, as does an insert without it.
 
 /** The visit attributes, bit i for FAMILIES[i]; their order is stored: append only. */
 export const FAMILIES = [

@@ -24,9 +24,13 @@ export function familyOf(column: string, table: 'visits' | 'events'): Family | n
   return (table === 'visits' ? VISIT_FAMILIES : EVENT_FAMILIES).includes(f) ? f : null;
 }
 
-/** Rows whose bits of `families` may be set (NULL: written before the marks existed, so unknown) with their previous row in range. */
+/**
+ * Rows with a bit of `families` set and their previous row in range. `attrs_changed > 0` first: row groups whose
+ * bits are all 0 (nearly all) are skipped on their statistics (12 months of events: ~500 → ~15 ms). Every stored
+ * row has the column (migration 0013 rewrote older files; an insert that left it out would set every bit).
+ */
 const changedRows = (families: readonly Family[], prev: string, scope: Scope) =>
-  sql`coalesce(attrs_changed, -1) & ${frag(String(maskOf(families)))} <> 0 AND ${frag(prev)} >= ${fromMark(scope)}`;
+  sql`attrs_changed > 0 AND attrs_changed & ${frag(String(maskOf(families)))} <> 0 AND ${frag(prev)} >= ${fromMark(scope)}`;
 
 /**
  * Whether any visitor of the scope showed more than one value of `families` on `table` (the `changed` of the

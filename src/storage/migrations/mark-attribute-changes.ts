@@ -4,12 +4,16 @@
 // Migration 0008's step too: marks are computed as today's code does, which needs these columns already.
 import type { Tx } from '../database.ts';
 import { ParquetManifest } from '../parquet-layout.ts';
-import { EVENT_FAMILIES, FAMILIES, packedType } from '../attr-marks.ts';
+import { EVENT_FAMILIES, FAMILIES, maskOf, packedType } from '../attr-marks.ts';
 import { flushHotEvents } from '../hot-events.ts';
 import { markStoredEvents } from './mark-stored-events.ts';
 
 export async function markAttributeChanges(tx: Tx, dataDir: string) {
-  for (const tbl of ['events', 'visits']) await tx.exec(`ALTER TABLE ${tbl} ADD COLUMN IF NOT EXISTS attrs_changed INTEGER`);
+  // A row inserted without its bits has every bit set: counted exactly, never wrongly.
+  for (const tbl of ['events', 'visits']) {
+    await tx.exec(`ALTER TABLE ${tbl} ADD COLUMN IF NOT EXISTS attrs_changed INTEGER`);
+    await tx.exec(`ALTER TABLE ${tbl} ALTER COLUMN attrs_changed SET DEFAULT ${maskOf(FAMILIES)}`);
+  }
   await tx.exec(`ALTER TABLE visitor_history ADD COLUMN IF NOT EXISTS last_event ${packedType(EVENT_FAMILIES)}`);
   await tx.exec(`ALTER TABLE visitor_history ADD COLUMN IF NOT EXISTS visit_attrs ${packedType(FAMILIES)}`);
   await flushHotEvents(tx, new ParquetManifest(dataDir), []);
