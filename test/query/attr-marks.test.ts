@@ -28,7 +28,7 @@ const line = (ts: string, uid: string, path: string, ua: keyof typeof UA, ip: ke
 const NO_OP = encodeURIComponent(JSON.stringify([{ dimension: 'hostname', operator: 'is', value: 'example.com' }]));
 const NO_OP_QUERY = [['is', 'event:hostname', ['example.com']]];
 
-const fx = withServer({ accounts: { a: {} } });
+const fx = withServer({ accounts: { a: {} }, timeout: 60_000 });
 const site = () => `/api/v1/organizations/${fx.a.orgId}/sites/${fx.a.site.id}`;
 
 beforeAll(async () => {
@@ -46,7 +46,7 @@ beforeAll(async () => {
     line('2026-04-02T15:00:00Z', 'u5', '/a', 'desktop', 'gb'), line('2026-04-03T15:00:00Z', 'u5', '/a', 'phone', 'gb'), line('2026-04-04T15:00:00Z', 'u5', '/c', 'desktop', 'gb'),
   ]);
   expect(r.body.data.imported).toBe(12);
-});
+}, 60_000);
 
 const RANGES = [['2026-04-01', '2026-04-05'], ['2026-04-02', '2026-04-02'], ['2026-04-03', '2026-04-05'], ['2026-04-04', '2026-04-04'], ['2026-04-03', '2026-04-03']];
 const BREAKDOWNS = [['devices', 'device'], ['devices', 'browser'], ['devices', 'os'], ['devices', 'os_version'], ['devices', 'screen'], ['locations', 'country'],
@@ -64,9 +64,9 @@ async function breakdown(endpoint: string, property: string, from: string, to: s
 }
 
 /** /query rows [dims…, visitors, visits, pageviews, events], from the marks and exactly; both must agree. */
-async function query(dimensions: string[], from: string, to: string) {
+async function query(dimensions: string[], from: string, to: string, metrics = ['visitors', 'visits', 'pageviews', 'events']) {
   const api = client(fx.srv.url);
-  const body = { date_range: [from, to], metrics: ['visitors', 'visits', 'pageviews', 'events'], dimensions, pagination: { limit: 100 } };
+  const body = { date_range: [from, to], metrics, dimensions, pagination: { limit: 100 } };
   const [marked, exact] = await Promise.all([api.post(`${site()}/query`, body, fx.a.token), api.post(`${site()}/query`, { ...body, filters: NO_OP_QUERY }, fx.a.token)]);
   expect(marked.status).toBe(200);
   const rows = (r: any) => r.body.data.results.map((x: any) => [...x.dimensions, ...x.metrics]);
@@ -80,6 +80,10 @@ async function everyAnswerExact() {
     for (const dims of [['event:page', 'visit:device'], ['event:page', 'visit:country'], ['event:page', 'visit:device', 'visit:browser'], ['event:page', 'visit:os']]) {
       await query(dims, from!, to!);
     }
+    // Visit attributes alone, counted on the visits (percentage: the scope's visitors from the same pass).
+    for (const dims of [['visit:device', 'visit:country'], ['visit:browser', 'visit:os'], ['visit:city', 'visit:screen']]) {
+      await query(dims, from!, to!, ['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'percentage']);
+    }
   }
 }
 
@@ -91,7 +95,7 @@ test('breakdowns by visit attribute and /query page × attribute from the marks 
     ['/a', 'desktop', 3, 3, 3, 3], ['/a', 'mobile', 3, 3, 3, 3], ['/b', 'desktop', 2, 3, 3, 3], ['/c', 'desktop', 2, 2, 2, 2], ['/b', 'mobile', 1, 1, 1, 1],
   ]);
   await everyAnswerExact();
-});
+}, 180_000);
 
 test('the stored bits: set where the visitor\'s previous visit or event had another value, and the plan uses them', async () => {
   await fx.srv.stop();
@@ -113,6 +117,8 @@ test('the stored bits: set where the visitor\'s previous visit or event had anot
       expect((await planFor(db, scope).groups('visits', 'device')).table).toBe('attr_visits');
       expect((await planFor(db, scope).pageAttrEvents(['device', 'country']))?.table).toBe('attr_events');
       expect(await planFor(db, scope).pageAttrEvents(['source'])).toBeNull();
+      expect((await planFor(db, scope).attrVisits(['device', 'country']))?.table).toBe('attr_visits');
+      expect(await planFor(db, scope).attrVisits(['device', 'source'])).toBeNull();
       // No visitor showed two screens (none is sent): the plain sums answer, no distinct count beside.
       expect((await planFor(db, scope).groups('visits', 'screen')).table).toBe('first_visits');
       expect((await planFor(db, scope).pageAttrEvents(['screen']))?.table).toBe('marked');
@@ -122,7 +128,7 @@ test('the stored bits: set where the visitor\'s previous visit or event had anot
   } finally {
     fx.srv = await startServer({ dataDir: fx.srv.dataDir });
   }
-});
+}, 180_000);
 
 test('live events are marked against the stored history across load batches', async () => {
   const b = await setupAccount(fx.srv.url);
@@ -148,7 +154,7 @@ test('live events are marked against the stored history across load batches', as
   } finally {
     fx.srv = await startServer({ dataDir: fx.srv.dataDir });
   }
-});
+}, 180_000);
 
 test('past data imported (stale marks, then recomputed) keeps every answer exact', async () => {
   // u3 and u5 seen earlier on other devices and in another country: every later mark of theirs changes.
@@ -157,7 +163,7 @@ test('past data imported (stale marks, then recomputed) keeps every answer exact
   ])).body.data.imported).toBe(2);
   expect(fx.srv.logs()).toContain('first-occurrence marks recomputed');
   await everyAnswerExact();
-});
+}, 180_000);
 
 test('migration 0013 gives an older data directory its bits, and the answers stay exact', async () => {
   await fx.srv.stop();
@@ -180,4 +186,4 @@ test('migration 0013 gives an older data directory its bits, and the answers sta
   } finally {
     fx.srv = await startServer({ dataDir: fx.srv.dataDir });
   }
-});
+}, 180_000);

@@ -91,6 +91,17 @@ export class Plan {
   }
 
   /**
+   * The relation and metric table for visitors per combination of visit attributes `families` on the visits where
+   * the marks hold and every family has bits worth summing (plan/attr-marked-sources.ts); else null (count distinct).
+   */
+  async attrVisits(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
+    const fs = families.map((c) => familyOf(c, 'visits'));
+    if (!fs.length || fs.some((f) => f === null) || !(await this.marks())) return null;
+    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits' };
+    return { from: attrMarkedVisits(this.scope, fs as Family[]), table: 'attr_visits' };
+  }
+
+  /**
    * The relation and metric table for visitors and visits per page and `families` (visit attributes read on the
    * events) where the marks hold and every family has bits on the events; else null (count the events distinct).
    */

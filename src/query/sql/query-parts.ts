@@ -31,7 +31,18 @@ export type PartsInput = {
    * page and visit attributes (pageAttrColumns): visitors and visits per row are sums there, not distinct counts.
    */
   pageAttr?: { from: Fragment; table: MetricTable } | null;
+  /**
+   * The visits with first-occurrence and attribute-change marks (Plan.attrVisits) for dimensions that are all visit
+   * attributes (visitAttrColumns): visitors per row, and the scope's, are sums there.
+   */
+  visitAttr?: { from: Fragment; table: MetricTable } | null;
 };
+
+/** The columns of dimensions that are all visit attributes (the visits' marks may count them), or null. */
+export function visitAttrColumns(dims: QueryDim[]): string[] | null {
+  const cols = dims.map((d) => (d.kind === 'column' && d.dim.level === 'visit' ? d.dim.column : null));
+  return cols.length && cols.every((c) => c !== null) ? (cols as string[]) : null;
+}
 
 /**
  * The visit attributes of dimensions made of the page and attributes every event of a visit carries (device,
@@ -183,6 +194,9 @@ function partsOf(q: PartsInput): Part[] {
   // Page × attribute where the marks hold: the events' visitors and visits per row are sums over the marked events.
   const pageAttr = eventHome && s.range.period !== 'realtime' ? q.pageAttr ?? null : null;
   const evTable: MetricTable = pageAttr ? pageAttr.table : 'events';
+  // Visit attributes alone where the marks hold: visitors per row (and the scope's row) are sums over the marked visits.
+  const visitAttr = !eventHome ? q.visitAttr ?? null : null;
+  const visitTable: MetricTable = visitAttr ? visitAttr.table : 'visits';
   // percentageBase() in the same scan: the part counting visitors on the very relation the base counts them on.
   // DuckDB only (grouping sets); another engine runs percentageBase() beside.
   const scopeRow = !!q.scopeRow && dims.length > 0 && dialectOf(s).name === 'duckdb' && need.has('visitors');
@@ -195,12 +209,12 @@ function partsOf(q: PartsInput): Part[] {
     if (need.has('visitors')) ev.push(counted('visitors', evTable));
     if (need.has('visits')) ev.push(counted('visits', evTable));
   } else {
-    for (const m of ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const) if (need.has(m)) home.push(counted(m, 'visits'));
-    if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', 'visits'));
-    if (visitColumns && need.has('events')) home.push(counted('events', 'visits'));
+    for (const m of ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const) if (need.has(m)) home.push(counted(m, visitTable));
+    if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', visitTable));
+    if (visitColumns && need.has('events')) home.push(counted('events', visitTable));
   }
   const homeScope = scopeRow && !eventHome;
-  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home, undefined, homeScope), dims: all, ...(homeScope ? { scopeRow } : {}) });
+  if (home.length) parts.push({ sql: grouped(visitAttr ? visitAttr.from : plan.visits(), dims, 'visits', s, home, undefined, homeScope), dims: all, ...(homeScope ? { scopeRow } : {}) });
 
   // Counted on the events: pageviews and events (unless on visits above), conversions.
   if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(counted('pageviews', evTable));
