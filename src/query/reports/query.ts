@@ -13,7 +13,7 @@ import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels, type Interval } from '../sql/buckets.ts';
-import { labelledColumns, pageAttrColumns, percentageBase, visitAttrColumns, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
+import { labelledColumns, pageAttrColumns, percentageBase, rawColumns, visitAttrColumns, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -181,8 +181,11 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const labels = time && q.include.timeLabels ? run.labels(range, time.interval) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
   const pct = q.metrics.includes('percentage');
-  const attrs = pageAttrColumns(q.dimensions);
-  const visitAttrs = visitAttrColumns(q.dimensions);
+  // The marks only count visitors and visits: asked of the database only when the query wants those.
+  const raw = rawColumns(q.metrics);
+  const counted = raw.has('visitors') || raw.has('visits');
+  const attrs = counted ? pageAttrColumns(q.dimensions) : null;
+  const visitAttrs = raw.has('visitors') ? visitAttrColumns(q.dimensions) : null;
   const [pageAttr, visitAttr] = await Promise.all([attrs ? p.plan.pageAttrEvents(attrs) : null, visitAttrs ? p.plan.attrVisits(visitAttrs) : null]);
   const main = partsStatement(run, { ...p, pageAttr, visitAttr }, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null, pct);
   // Percentage's base comes with the rows where a part counted it in its own scan; else from a statement beside.
