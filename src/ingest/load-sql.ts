@@ -60,7 +60,8 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
           count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
           count(*)::INTEGER AS events,
           sum(revenue) AS revenue,
-          any_value(visit_prev) AS visit_prev
+          any_value(visit_prev) AS visit_prev,
+          any_value(visit_changed) AS attrs_changed
         FROM ${marked} GROUP BY site_id, visit_id),
       stored AS (SELECT v.site_id, v.visit_id FROM visits v SEMI JOIN a ON v.site_id = a.site_id AND v.visit_id = a.visit_id)
       SELECT a.*, s.visit_id IS NULL AS is_new FROM a LEFT JOIN stored s ON s.site_id = a.site_id AND s.visit_id = a.visit_id`);
@@ -84,9 +85,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
 
     await tx.exec(`
       INSERT INTO visits (site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, duration, is_bounce, revenue, visit_prev)
+        pageviews, events, duration, is_bounce, revenue, visit_prev, attrs_changed)
       SELECT site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue, visit_prev
+        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue, visit_prev, attrs_changed
       FROM ${vagg} WHERE is_new`);
 
     // Visitor profiles: totals add up per batch; last_* follow the newest activity.

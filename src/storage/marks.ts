@@ -9,9 +9,10 @@ import type { Tx } from './database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from './event-columns.ts';
+import { changedBits, EVENT_FAMILIES, FAMILIES, packed, packedTuple, pairBits, tuplesOf, withTupleIds, type Family } from './attr-marks.ts';
 
-/** Every column of a stored event file: the event columns, then the marks. */
-export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev`;
+/** Every column of a stored event file: the event columns, then the marks (attrs_changed: attr-marks.ts). */
+export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev, attrs_changed`;
 
 /**
  * Marks are milliseconds since 0000-01-01 (so every accepted timestamp is positive), 0 for "never": plain
@@ -32,8 +33,18 @@ const pageKey = (path = 'path') => `coalesce(${path}, '')`;
 const ENCODE = `coalesce(${ms('prev_seen_ts')}, 0) AS seen_prev,
   CASE WHEN prev_page_ts IS NULL THEN 0 WHEN prev_page_ts < visit_start THEN -${ms('prev_page_ts')} ELSE ${ms('prev_page_ts')} END AS page_prev`;
 
-/** A visit's mark, over rows of visits with visitor_id and visit_start: the start of the visitor's previous visit. */
-const VISIT_PREV = `coalesce(${ms('lag(visit_start) OVER (PARTITION BY site_id, visitor_id ORDER BY visit_start)')}, 0) AS visit_prev`;
+/**
+ * A visit's marks, over rows of visits with site_id, visitor_id, visit_start and attrs (packed(FAMILIES), NULL
+ * when not known): the start of the visitor's previous visit, and which attributes differ from that visit's
+ * (attr-marks.ts). Both from one window, so ties of visit_start are broken alike.
+ */
+const visitMarks = (rows: string, keep: string) => `SELECT ${keep}, coalesce(${ms('prev_start')}, 0) AS visit_prev,
+    CASE WHEN prev_start IS NULL THEN 0 ELSE ${changedBits(FAMILIES, (f) => `attrs.${f}`, (f) => `prev_attrs.${f}`, 'prev_attrs IS NULL')} END AS visit_changed
+  FROM (SELECT *, lag(visit_start) OVER vw AS prev_start, lag(attrs) OVER vw AS prev_attrs FROM (${rows})
+    WINDOW vw AS (PARTITION BY site_id, visitor_id ORDER BY visit_start))`;
+
+/** The bits of an event's attributes against the previous event's, `prev(f)` (attr-marks.ts). */
+const eventBits = (cur: (f: Family) => string, prev: (f: Family) => string, unknown?: string) => changedBits(EVENT_FAMILIES, cur, prev, unknown);
 
 /**
  * Creates the view `out`: the rows of `stage` (events of any sites, any order) with their marks, visit_start
@@ -61,22 +72,26 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     // (an office behind one IP, a crawler with a browser's user agent) ran out of memory.
     await tx.exec(`CREATE TEMP TABLE ${keyed} AS
       WITH starts AS (
-        SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start
-        FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS first FROM ${stage} GROUP BY ALL) b
+        SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start,
+          CASE WHEN b.visit_id = h.visit_id THEN h.visit_attrs ELSE b.attrs END AS attrs
+        FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS first, arg_min_null(${packed(FAMILIES)}, ts) AS attrs FROM ${stage} GROUP BY site_id, visitor_id, visit_id) b
         LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id),
-      prev AS (
-        SELECT site_id, visit_id, visit_start, ${VISIT_PREV}
-        FROM (SELECT site_id, visitor_id, visit_id, visit_start FROM starts UNION SELECT site_id, visitor_id, visit_id, visit_start FROM ${hist})),
+      prev AS (${visitMarks(`SELECT site_id, visitor_id, visit_id, visit_start, attrs FROM starts
+          UNION SELECT site_id, visitor_id, visit_id, visit_start, visit_attrs FROM ${hist}`, 'site_id, visit_id, visit_start, attrs')}),
       pages AS (${pagesOf(hist)}),
       e AS (
         SELECT s.rowid AS rid, s.site_id, s.visit_id,
           coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-          coalesce(lag(s.ts) OVER p, hp.ts) AS prev_page_ts
+          coalesce(lag(s.ts) OVER p, hp.ts) AS prev_page_ts,
+          CASE WHEN lag(s.ts) OVER v IS NOT NULL THEN ${eventBits((f) => `s.${f}`, (f) => `lag(s.${f}) OVER v`)}
+            WHEN h.last_seen IS NULL THEN 0
+            ELSE ${eventBits((f) => `s.${f}`, (f) => `h.last_event.${f}`, 'h.last_event IS NULL')} END AS attrs_changed
         FROM ${stage} s
-        LEFT JOIN (SELECT site_id, visitor_id, last_seen FROM ${hist}) h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
+        LEFT JOIN (SELECT site_id, visitor_id, last_seen, last_event FROM ${hist}) h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
         LEFT JOIN pages hp ON hp.site_id = s.site_id AND hp.visitor_id = s.visitor_id AND hp.k = ${pageKey('s.path')}
         WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))
-      SELECT e.rid, prev.visit_start, ${ENCODE}, prev.visit_prev FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
+      SELECT e.rid, prev.visit_start, ${ENCODE}, e.attrs_changed, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs
+      FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
     await tx.exec(`CREATE TEMP VIEW ${out} AS SELECT s.*, k.* EXCLUDE (rid) FROM ${stage} s JOIN ${keyed} k ON k.rid = s.rowid`);
     // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
     await tx.exec(`INSERT INTO marks_stale
@@ -85,14 +100,19 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
       ON CONFLICT DO UPDATE SET until = greatest(marks_stale.until, EXCLUDED.until)`);
     // Rewritten whole: updating a MAP column in place costs DuckDB several times a delete and an insert.
     await tx.exec(`DELETE FROM visitor_history WHERE rowid IN (SELECT rid FROM ${found})`);
+    // The latest visit's id, start and attributes from one row (ties of ts would otherwise mix two visits).
     await tx.exec(`INSERT INTO visitor_history
       SELECT b.site_id, b.visitor_id,
         CASE WHEN h.last_seen > b.last_seen THEN h.last_seen ELSE b.last_seen END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE b.visit_id END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE b.visit_start END,
-        p.pages
-      FROM (SELECT site_id, visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id, arg_max(visit_start, ts) AS visit_start
-            FROM ${out} GROUP BY ALL) b
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE b.lv.visit_id END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE b.lv.visit_start END,
+        p.pages,
+        CASE WHEN h.last_seen > b.last_seen THEN h.last_event ELSE b.last_event END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_attrs ELSE b.lv.visit_attrs END
+      FROM (SELECT site_id, visitor_id, max(ts) AS last_seen,
+              arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start, visit_attrs := visit_attrs), ts) AS lv,
+              arg_max(${packed(EVENT_FAMILIES)}, ts) AS last_event
+            FROM ${out} GROUP BY site_id, visitor_id) b
       LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
       JOIN (${latestPages(`${pagesOf(hist)}
             UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
@@ -143,34 +163,48 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
   const events = await filesOf(tx, 'events', siteId);
   const visits = await filesOf(tx, 'visits', siteId);
   const tag = crypto.randomUUID().replaceAll('-', '');
-  const [em, vm] = [`marks_events_${tag}`, `marks_visits_${tag}`];
-  const history = events.map((f) => readFile(manifest, f, 'visitor_id, visit_id, path, ts')).join(' UNION ALL ');
+  const [ex, em, et, vx, vm, vt] = ['ex', 'em', 'et', 'vx', 'vm', 'vt'].map((n) => `marks_${n}_${tag}`) as [string, string, string, string, string, string];
+  const history = events.map((f) => readFile(manifest, f, 'visitor_id, path, ts')).join(' UNION ALL ');
+  // Visits: in their files, and open ones in the hot table (file_no -1).
+  const visitRows = [...(visits.length ? [numbered(manifest, visits, `visitor_id, visit_id, start_ts, ${FAMILIES.join(', ')}`)] : []),
+    `SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, visitor_id, visit_id, start_ts, ${FAMILIES.join(', ')} FROM visits WHERE site_id = ?`].join(' UNION ALL ');
   try {
     await tx.exec('DELETE FROM visitor_history WHERE site_id = ?', [siteId]);
+    // Visits first: a visitor's history takes its latest visit's attributes from them.
+    await tx.exec(`CREATE TEMP TABLE ${vt} AS ${tuplesOf(visitRows, FAMILIES)}`, [siteId]);
+    await tx.exec(`CREATE TEMP TABLE ${vx} AS SELECT file_no, file_row_number, visit_id, tid, lag(tid) OVER vw AS prev_tid,
+        coalesce(${ms('lag(start_ts) OVER vw')}, 0) AS visit_prev
+      FROM (${withTupleIds(visitRows, vt, FAMILIES)}) WINDOW vw AS (PARTITION BY visitor_id ORDER BY start_ts)`, [siteId]);
+    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT x.file_no, x.file_row_number, x.visit_id, x.visit_prev, coalesce(b.bits, 0) AS visit_changed
+      FROM ${vx} x LEFT JOIN (${pairBits(vx, vt, FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid`);
+    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev', 'attrs_changed'))`, vm, ['visit_prev', 'visit_changed AS attrs_changed']);
+    await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev, attrs_changed = m.visit_changed FROM ${vm} m
+      WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
     if (events.length) {
-      await tx.exec(`CREATE TEMP TABLE ${em} AS SELECT file_no, file_row_number, ${ENCODE} FROM (
-        SELECT file_no, file_row_number, lag(ts) OVER (PARTITION BY visitor_id ORDER BY ts) AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts,
-          min(ts) OVER (PARTITION BY visit_id) AS visit_start
-        FROM (${numbered(manifest, events, 'visitor_id, visit_id, path, ts')})
-        WINDOW p AS (PARTITION BY visitor_id, path ORDER BY ts))`);
+      const rows = numbered(manifest, events, `visitor_id, visit_id, path, ts, ${EVENT_FAMILIES.join(', ')}`);
+      await tx.exec(`CREATE TEMP TABLE ${et} AS ${tuplesOf(rows, EVENT_FAMILIES)}`);
+      await tx.exec(`CREATE TEMP TABLE ${ex} AS SELECT file_no, file_row_number, visitor_id, visit_id, ts, tid, lag(tid) OVER w AS prev_tid,
+          lag(ts) OVER w AS prev_seen_ts, lag(ts) OVER p AS prev_page_ts, min(ts) OVER (PARTITION BY visit_id) AS visit_start
+        FROM (${withTupleIds(rows, et, EVENT_FAMILIES)})
+        WINDOW w AS (PARTITION BY visitor_id ORDER BY ts), p AS (PARTITION BY visitor_id, path ORDER BY ts)`);
+      await tx.exec(`CREATE TEMP TABLE ${em} AS SELECT x.file_no, x.file_row_number, ${ENCODE}, coalesce(b.bits, 0) AS attrs_changed
+        FROM ${ex} x LEFT JOIN (${pairBits(ex, et, EVENT_FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid`);
       // Old files may lack the mark columns (written before they existed): only the log's columns are kept.
-      await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev']);
+      await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev', 'attrs_changed']);
+      // The latest visit's id and start from one row; its attributes as stored on it (a visit unknown here leaves
+      // them NULL: every bit set next time).
       await tx.exec(`INSERT INTO visitor_history
-        SELECT ?, b.visitor_id, b.last_seen, b.visit_id, v.visit_start, p.pages
-        FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(visit_id, ts) AS visit_id FROM (${history}) GROUP BY ALL) b
-        JOIN (SELECT visit_id, min(ts) AS visit_start FROM (${history}) GROUP BY ALL) v ON v.visit_id = b.visit_id
-        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id`, [siteId]);
+        SELECT ?, b.visitor_id, b.last_seen, b.lv.visit_id, b.lv.visit_start, p.pages, ${packedTuple(EVENT_FAMILIES, 'te')}, ${packedTuple(FAMILIES, 'tv')}
+        FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start), ts) AS lv, arg_max(tid, ts) AS tid
+              FROM ${ex} GROUP BY visitor_id) b
+        JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id
+        JOIN ${et} te ON te.tid = b.tid
+        LEFT JOIN (SELECT visit_id, any_value(tid) AS tid FROM ${vx} GROUP BY visit_id) v ON v.visit_id = b.lv.visit_id
+        LEFT JOIN ${vt} tv ON tv.tid = v.tid`, [siteId]);
     }
-    // Visits: in their files, and open ones in the hot table (file_no -1).
-    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT file_no, file_row_number, visit_id, ${VISIT_PREV} FROM (
-      SELECT 0 AS site_id, file_no, file_row_number, visitor_id, visit_id, start_ts AS visit_start FROM (
-        ${[...(visits.length ? [numbered(manifest, visits, 'visitor_id, visit_id, start_ts')] : []),
-           'SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, visitor_id, visit_id, start_ts FROM visits WHERE site_id = ?'].join(' UNION ALL ')}))`, [siteId]);
-    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev'))`, vm, ['visit_prev']);
-    await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev FROM ${vm} m WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
     await tx.exec('DELETE FROM marks_stale WHERE site_id = ?', [siteId]);
     return [...events, ...visits];
   } finally {
-    for (const t of [em, vm]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
+    for (const t of [ex, em, et, vx, vm, vt]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
 }

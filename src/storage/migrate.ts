@@ -7,13 +7,14 @@ import type { Tx } from './database.ts';
 import { BACKFILLS } from './migrations/registry-backfills.ts';
 import { moveHotEvents } from './migrations/retire-hot-events.ts';
 import { addEngagedColumns } from './migrations/engaged-columns.ts';
-import { markStoredEvents } from './migrations/mark-stored-events.ts';
+import { markAttributeChanges } from './migrations/mark-attribute-changes.ts';
 
 const STEPS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
   ...BACKFILLS,
   '0006-events-in-parquet.sql': moveHotEvents,
   '0007-engaged-pages.sql': addEngagedColumns,
-  '0008-first-occurrence-marks.sql': markStoredEvents,
+  '0008-first-occurrence-marks.sql': markAttributeChanges,
+  '0013-attribute-change-marks.sql': markAttributeChanges,
 };
 
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'migrations');

@@ -21,7 +21,7 @@ export async function marksHold(db: Runner, scope: Scope): Promise<boolean> {
 export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
 
 /** The range start as a mark (storage/marks.ts: milliseconds since year 0). */
-const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
+export const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
 
 /**
  * The scope's visitors (`visitors`) on `table`: where the marks hold (`marks`), a sum of the first events

@@ -10,6 +10,8 @@ import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
+import { anyChanged, attrMarkedEvents, attrMarkedVisits, familyOf } from './attr-marked-sources.ts';
+import type { Family } from '../../storage/attr-marks.ts';
 import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
 import { stepEventsOf } from './step-events.ts';
@@ -69,16 +71,45 @@ export class Plan {
    * every page's visitors and visits are sums, counted exactly in one pass that also yields the scope's
    * visitors (`scopeVisitors`, an aggregate to add to the grouping). Visits grouped in one exact pass (`onePass`:
    * the breakdown counts every group at once) carry the same aggregate where the marks hold, so the scope's
-   * visitors come from that pass instead of a second read of the visits. Otherwise the scoped table.
+   * visitors come from that pass instead of a second read of the visits. A visit attribute with attribute-change
+   * marks (plan/attr-marked-sources.ts) is counted the same way, every group in one pass. Otherwise the scoped table.
    */
   async groups(table: 'visits' | 'events', column: string, onePass = false): Promise<{ from: Fragment; table: MetricTable; scopeVisitors?: Fragment }> {
     if (table === 'events' && column === 'path' && (await this.marks())) {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
+    const family = table === 'visits' ? familyOf(column, 'visits') : null;
+    if (family && (await this.marks())) {
+      const scopeVisitors = sql`${SCOPE_VISITORS} AS scope_visitors`;
+      if (!(await anyChanged(this.db, this.scope, [family], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits', scopeVisitors };
+      return { from: attrMarkedVisits(this.scope, [family]), table: 'attr_visits', scopeVisitors };
+    }
     if (table === 'visits' && onePass && (await this.marks())) {
       return { from: markedVisits(this.scope), table, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
     return { from: scopedTable(this.scope, table), table };
+  }
+
+  /**
+   * The relation and metric table for visitors per combination of visit attributes `families` on the visits where
+   * the marks hold and every family has bits worth summing (plan/attr-marked-sources.ts); else null (count distinct).
+   */
+  async attrVisits(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
+    const fs = families.map((c) => familyOf(c, 'visits'));
+    if (!fs.length || fs.some((f) => f === null) || !(await this.marks())) return null;
+    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits' };
+    return { from: attrMarkedVisits(this.scope, fs as Family[]), table: 'attr_visits' };
+  }
+
+  /**
+   * The relation and metric table for visitors and visits per page and `families` (visit attributes read on the
+   * events) where the marks hold and every family has bits on the events; else null (count the events distinct).
+   */
+  async pageAttrEvents(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
+    const fs = families.map((c) => familyOf(c, 'events'));
+    if (fs.some((f) => f === null) || !(await this.marks())) return null;
+    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'events'))) return { from: markedEvents(this.scope), table: 'marked' };
+    return { from: attrMarkedEvents(this.scope, fs as Family[]), table: 'attr_events' };
   }
 
   /** The scope's paid events: the purchases registry when unfiltered, else the events that carry revenue. */

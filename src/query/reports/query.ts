@@ -13,7 +13,7 @@ import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../
 import { flatFilters } from '../parse/filter-tree.ts';
 import type { Filter } from '../parse/filters.ts';
 import { bucketLabels, type Interval } from '../sql/buckets.ts';
-import { labelledColumns, percentageBase, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
+import { labelledColumns, pageAttrColumns, percentageBase, rawColumns, visitAttrColumns, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
 import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
@@ -107,7 +107,7 @@ function orderSql(q: ApiQuery): Fragment {
  * One statement: every part, joined on the dimension columns, ordered and paginated, with the row count. With
  * `scopeRow`, the rows also carry `scope_visitors` (percentage's base) when a part could count it in its own scan.
  */
-function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null, scopeRow = false, counted = true) {
+function partsStatement(run: Run, p: Pick<PartsInput, 'plan' | 'denominator' | 'pageAttr' | 'visitAttr'>, dims: ApiQuery['dimensions'], paging: { limit: number; offset: number } | null, scopeRow = false, counted = true) {
   const found = queryParts({ ...p, dims, metrics: run.q.metrics, goals: run.goals, conversionGoals: filteredGoals(run.q.filter), scopeRow });
   // Parts that find rows first; the decorating ones join onto them (alone, a decorating part finds the rows).
   const finders = found.filter((x) => !x.decorates);
@@ -181,7 +181,13 @@ async function answerFor(run: Run, base: Omit<Scope, 'range' | 'filters'>, range
   const labels = time && q.include.timeLabels ? run.labels(range, time.interval) : undefined;
   const fill = labels !== undefined && q.dimensions.length === 1;
   const pct = q.metrics.includes('percentage');
-  const main = partsStatement(run, p, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null, pct);
+  // The marks only count visitors and visits: asked of the database only when the query wants those.
+  const raw = rawColumns(q.metrics);
+  const counted = raw.has('visitors') || raw.has('visits');
+  const attrs = counted ? pageAttrColumns(q.dimensions) : null;
+  const visitAttrs = raw.has('visitors') ? visitAttrColumns(q.dimensions) : null;
+  const [pageAttr, visitAttr] = await Promise.all([attrs ? p.plan.pageAttrEvents(attrs) : null, visitAttrs ? p.plan.attrVisits(visitAttrs) : null]);
+  const main = partsStatement(run, { ...p, pageAttr, visitAttr }, q.dimensions, paged && !fill ? { limit: q.limit, offset: q.offset } : null, pct);
   // Percentage's base comes with the rows where a part counted it in its own scan; else from a statement beside.
   const [found, totals, pctBase] = await Promise.all([
     rows(run.db, main.statement),

@@ -26,7 +26,35 @@ export type PartsInput = {
   denominator?: Plan;
   /** Count the scope's visitors (percentage's base) in the same pass where a part reads the base's own relation. */
   scopeRow?: boolean;
+  /**
+   * The events with first-occurrence and attribute-change marks (Plan.pageAttrEvents) for dimensions that are a
+   * page and visit attributes (pageAttrColumns): visitors and visits per row are sums there, not distinct counts.
+   */
+  pageAttr?: { from: Fragment; table: MetricTable } | null;
+  /**
+   * The visits with first-occurrence and attribute-change marks (Plan.attrVisits) for dimensions that are all visit
+   * attributes (visitAttrColumns): visitors per row, and the scope's, are sums there.
+   */
+  visitAttr?: { from: Fragment; table: MetricTable } | null;
 };
+
+/** The columns of dimensions that are all visit attributes (the visits' marks may count them), or null. */
+export function visitAttrColumns(dims: QueryDim[]): string[] | null {
+  const cols = dims.map((d) => (d.kind === 'column' && d.dim.level === 'visit' ? d.dim.column : null));
+  return cols.length && cols.every((c) => c !== null) ? (cols as string[]) : null;
+}
+
+/**
+ * The visit attributes of dimensions made of the page and attributes every event of a visit carries (device,
+ * country…), which the events' marks can count (Plan.pageAttrEvents), or null for any other shape.
+ */
+export function pageAttrColumns(dims: QueryDim[]): string[] | null {
+  const cols = dims.map((d) => (d.kind === 'column' ? d.dim : null));
+  if (cols.some((d) => d === null) || !cols.some((d) => d!.name === 'page')) return null;
+  const rest = cols.filter((d) => d!.name !== 'page');
+  if (!rest.length || rest.some((d) => d!.level !== 'visit' || !d!.onEveryEvent)) return null;
+  return rest.map((d) => d!.column);
+}
 
 /** Raw columns a query's rows carry, from which query-run.ts finishes every metric. */
 export type RawColumn = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounce_rate' | 'visit_duration' | 'time_on_page' | 'scroll_depth'
@@ -167,6 +195,12 @@ function partsOf(q: PartsInput): Part[] {
   const all = dimNames(dims);
   const parts: Part[] = [];
   const events = () => eventsRel(plan, dims, q.goals);
+  // Page × attribute where the marks hold: the events' visitors and visits per row are sums over the marked events.
+  const pageAttr = eventHome && s.range.period !== 'realtime' ? q.pageAttr ?? null : null;
+  const evTable: MetricTable = pageAttr ? pageAttr.table : 'events';
+  // Visit attributes alone where the marks hold: visitors per row (and the scope's row) are sums over the marked visits.
+  const visitAttr = !eventHome ? q.visitAttr ?? null : null;
+  const visitTable: MetricTable = visitAttr ? visitAttr.table : 'visits';
   // percentageBase() in the same scan: the part counting visitors on the very relation the base counts them on.
   // DuckDB only (grouping sets); another engine runs percentageBase() beside.
   const scopeRow = !!q.scopeRow && dims.length > 0 && dialectOf(s).name === 'duckdb' && need.has('visitors');
@@ -176,19 +210,19 @@ function partsOf(q: PartsInput): Part[] {
   const home: string[] = [];
   const ev: string[] = [];
   if (eventHome) {
-    if (need.has('visitors')) ev.push(counted('visitors', 'events'));
-    if (need.has('visits')) ev.push(counted('visits', 'events'));
+    if (need.has('visitors')) ev.push(counted('visitors', evTable));
+    if (need.has('visits')) ev.push(counted('visits', evTable));
   } else {
-    for (const m of ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const) if (need.has(m)) home.push(counted(m, 'visits'));
-    if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', 'visits'));
-    if (visitColumns && need.has('events')) home.push(counted('events', 'visits'));
+    for (const m of ['visitors', 'visits', 'bounce_rate', 'visit_duration'] as const) if (need.has(m)) home.push(counted(m, visitTable));
+    if (visitColumns && need.has('pageviews')) home.push(counted('pageviews', visitTable));
+    if (visitColumns && need.has('events')) home.push(counted('events', visitTable));
   }
   const homeScope = scopeRow && !eventHome;
-  if (home.length) parts.push({ sql: grouped(plan.visits(), dims, 'visits', s, home, undefined, homeScope), dims: all, ...(homeScope ? { scopeRow } : {}) });
+  if (home.length) parts.push({ sql: grouped(visitAttr ? visitAttr.from : plan.visits(), dims, 'visits', s, home, undefined, homeScope), dims: all, ...(homeScope ? { scopeRow } : {}) });
 
   // Counted on the events: pageviews and events (unless on visits above), conversions.
-  if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(counted('pageviews', 'events'));
-  if (need.has('events') && (eventHome || !visitColumns)) ev.push(counted('events', 'events'));
+  if (need.has('pageviews') && (eventHome || !visitColumns)) ev.push(counted('pageviews', evTable));
+  if (need.has('events') && (eventHome || !visitColumns)) ev.push(counted('events', evTable));
   let conv: Fragment | null = null;
   if (need.has('conversions')) {
     if (dims.some((d) => d.kind === 'goal')) ev.push(counted('conversions', 'completions'));
@@ -202,9 +236,10 @@ function partsOf(q: PartsInput): Part[] {
   } else if (ev.length || conv) {
     const aggs = conv ? join([frag(ev.join(', ')), sql`count(*) FILTER (WHERE ${conv}) AS conversions`].filter((f) => f.sql), ', ') : frag(ev.join(', '));
     const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
-    const evScope = scopeRow && eventHome && plainEvents(dims);
+    // The marks' sums hold per row only: the scope's row (all pages together) is counted beside.
+    const evScope = scopeRow && eventHome && plainEvents(dims) && !pageAttr;
     const cols = evScope ? [...ds, aggs, frag(scopeRowColumn(dims))] : [...ds, aggs];
-    parts.push({ sql: sql`SELECT ${join(cols, ', ')} FROM ${events()}${groupBy(dims, evScope)}`, dims: all, ...(evScope ? { scopeRow } : {}) });
+    parts.push({ sql: sql`SELECT ${join(cols, ', ')} FROM ${pageAttr ? pageAttr.from : events()}${groupBy(dims, evScope)}`, dims: all, ...(evScope ? { scopeRow } : {}) });
   }
 
   // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages
