@@ -78,12 +78,8 @@ export class Plan {
     if (table === 'events' && column === 'path' && (await this.marks())) {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
-    const family = table === 'visits' ? familyOf(column, 'visits') : null;
-    if (family && (await this.marks())) {
-      const scopeVisitors = sql`${SCOPE_VISITORS} AS scope_visitors`;
-      if (!(await anyChanged(this.db, this.scope, [family], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits', scopeVisitors };
-      return { from: attrMarkedVisits(this.scope, [family]), table: 'attr_visits', scopeVisitors };
-    }
+    const attr = table === 'visits' ? await this.attrMarked([column], 'visits') : null;
+    if (attr) return { ...attr, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     if (table === 'visits' && onePass && (await this.marks())) {
       return { from: markedVisits(this.scope), table, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
@@ -91,25 +87,33 @@ export class Plan {
   }
 
   /**
-   * The relation and metric table for visitors per combination of visit attributes `families` on the visits where
-   * the marks hold and every family has bits worth summing (plan/attr-marked-sources.ts); else null (count distinct).
+   * The relation and metric table for visitors per combination of visit attributes `columns` on the visits where
+   * the marks hold and every one has bits worth summing (plan/attr-marked-sources.ts); else null (count distinct).
    */
-  async attrVisits(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
-    const fs = families.map((c) => familyOf(c, 'visits'));
-    if (!fs.length || fs.some((f) => f === null) || !(await this.marks())) return null;
-    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'visits'))) return { from: markedVisits(this.scope), table: 'first_visits' };
-    return { from: attrMarkedVisits(this.scope, fs as Family[]), table: 'attr_visits' };
+  attrVisits(columns: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
+    return this.attrMarked(columns, 'visits');
   }
 
   /**
-   * The relation and metric table for visitors and visits per page and `families` (visit attributes read on the
-   * events) where the marks hold and every family has bits on the events; else null (count the events distinct).
+   * The relation and metric table for visitors and visits per page and visit attributes `columns` read on the
+   * events, where the marks hold and every one has bits on the events; else null (count the events distinct).
    */
-  async pageAttrEvents(families: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
-    const fs = families.map((c) => familyOf(c, 'events'));
-    if (fs.some((f) => f === null) || !(await this.marks())) return null;
-    if (!(await anyChanged(this.db, this.scope, fs as Family[], 'events'))) return { from: markedEvents(this.scope), table: 'marked' };
-    return { from: attrMarkedEvents(this.scope, fs as Family[]), table: 'attr_events' };
+  pageAttrEvents(columns: readonly string[]): Promise<{ from: Fragment; table: MetricTable } | null> {
+    return this.attrMarked(columns, 'events');
+  }
+
+  /**
+   * The marked rows of `table` for visitors per value of `columns`: the first-occurrence marks alone when no visitor
+   * of the scope changed any of them (one cheap probe), else with each row's `changed`; null when a column has no
+   * bits on `table` or the marks do not hold.
+   */
+  private async attrMarked(columns: readonly string[], table: 'visits' | 'events'): Promise<{ from: Fragment; table: MetricTable } | null> {
+    const fs = columns.map((c) => familyOf(c, table));
+    if (!fs.length || fs.some((f) => f === null) || !(await this.marks())) return null;
+    const families = fs as Family[];
+    const changed = await anyChanged(this.db, this.scope, families, table);
+    if (table === 'visits') return changed ? { from: attrMarkedVisits(this.scope, families), table: 'attr_visits' } : { from: markedVisits(this.scope), table: 'first_visits' };
+    return changed ? { from: attrMarkedEvents(this.scope, families), table: 'attr_events' } : { from: markedEvents(this.scope), table: 'marked' };
   }
 
   /** The scope's paid events: the purchases registry when unfiltered, else the events that carry revenue. */
