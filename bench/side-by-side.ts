@@ -13,7 +13,9 @@ export const p50 = (xs: number[]) => [...xs].sort((a, b) => (isNaN(a) ? 1 : isNa
 
 /**
  * The hand-written side reads a copy of the database file (the server holds the original's lock) and the
- * same Parquet files, listed from parquet_files without the manifest's orphan sweep.
+ * same Parquet files, listed from parquet_files without the manifest's orphan sweep. It runs each statement as a
+ * one-off (prepared, run, destroyed); the server keeps its prepared statements per connection and reuses them by
+ * text (src/storage/statement-cache.ts), which only tells on a few-millisecond cell such as realtime.
  */
 export async function openCopy(dataDir: string, name: string, memory: string) {
   const dir = join(import.meta.dir, 'out', name);

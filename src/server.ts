@@ -106,7 +106,7 @@ export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
   setPausePoint(config.testPauseAt);
   await reclaimFreeBlocks(config.dataDir, config.duckdbMemoryLimit);
-  const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit);
+  const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit, { reuseStatements: true });
   const applied = await migrate(db);
   if (applied.length) log.info('migrations applied', { applied });
   const pg = config.databaseUrl ? await openPostgres(config.databaseUrl, db) : undefined;

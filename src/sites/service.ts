@@ -88,6 +88,9 @@ async function removeSite(meta: MetaDb, db: Database, cache: SiteCache, analytic
     await cache.announce(tx, site.id);
     return steps;
   });
+  // Again after the commit: a mirror sync that read PostgreSQL before it could otherwise put the site back, since
+  // the first removal's generation is the one that sync started from (sites/site-cache.ts replaceAll).
+  cache.remove(site.id);
   for (const step of afterwards) step();
   await dropStoredSite(db, analyticsWrites, dropSite, site.id).catch((e) =>
     log.error('dropping a deleted site\'s stored data failed; the site mirror retries it', { site: site.id, error: String((e as Error)?.message ?? e) }),

@@ -1,6 +1,7 @@
 // A fixed set of DuckDB connections handed out one request at a time, and retired whole when their
 // database instance has to be reopened.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { dropStatements } from './statement-cache.ts';
 
 /** Thrown to a caller still waiting for a connection of a retired pool: it runs again on the new one. */
 export const RETIRED_MESSAGE = 'FATAL Error: database has been invalidated; it is being reopened';
@@ -54,6 +55,7 @@ export class Pool {
   close() {
     for (const c of this.all) {
       try {
+        dropStatements(c);
         c.closeSync();
       } catch {
         // Closing a connection of an invalidated instance may fail; the instance goes next anyway.

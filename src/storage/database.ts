@@ -3,6 +3,7 @@ import { JSDuckDBValueConverter, LIST, listValue, VARCHAR, type DuckDBConnection
 import type { Pool } from './connection-pool.ts';
 import { ARM_CHECKPOINT_FAULT, openInstance } from './open-instance.ts';
 import { log } from '../log.ts';
+import { withPrepared } from './statement-cache.ts';
 
 export type Param = string | number | bigint | boolean | null | string[] | DuckDBValue;
 export type Row = Record<string, any>;
@@ -76,16 +77,20 @@ export class Database {
   /** Bumped by each reopen, so that many failures of one instance reopen it once. */
   private generation = 0;
 
-  private constructor(private handle: Handle, readonly dataDir: string, private poolSize: number, private memoryLimit: string) {}
+  private constructor(private handle: Handle, readonly dataDir: string, private poolSize: number, private memoryLimit: string, private reuse: boolean) {}
 
-  /** `memoryLimit`: DuckDB's buffer-pool budget (the server passes config DUCKDB_MEMORY_LIMIT). */
-  static async open(dataDir: string, poolSize: number, memoryLimit: string): Promise<Database> {
-    return new Database(await openInstance(dataDir, poolSize, memoryLimit), dataDir, poolSize, memoryLimit);
+  /**
+   * `memoryLimit`: DuckDB's buffer-pool budget (the server passes config DUCKDB_MEMORY_LIMIT). `reuseStatements`:
+   * keep prepared statements per connection and reuse them by text (storage/statement-cache.ts); the server does,
+   * a one-off script (a benchmark's hand-written side) prepares each statement as it runs it.
+   */
+  static async open(dataDir: string, poolSize: number, memoryLimit: string, opts: { reuseStatements?: boolean } = {}): Promise<Database> {
+    return new Database(await openInstance(dataDir, poolSize, memoryLimit), dataDir, poolSize, memoryLimit, opts.reuseStatements ?? false);
   }
 
   /** Run one statement with bound parameters and return its rows as plain JSON-ready objects. */
   query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    return retryConflicts(() => this.withConnection((c) => new Tx(c).query<T>(sql, params)));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c, this.reuse).query<T>(sql, params)));
   }
 
   async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
@@ -93,7 +98,7 @@ export class Database {
   }
 
   exec(sql: string, params: Param[] = []): Promise<void> {
-    return retryConflicts(() => this.withConnection((c) => new Tx(c).exec(sql, params)));
+    return retryConflicts(() => this.withConnection((c) => new Tx(c, this.reuse).exec(sql, params)));
   }
 
   /**
@@ -180,7 +185,7 @@ export class Database {
     return this.withConnection(async (c) => {
       await c.run('BEGIN TRANSACTION');
       try {
-        const out = await fn(new Tx(c));
+        const out = await fn(new Tx(c, this.reuse));
         await c.run('COMMIT');
         return out;
       } catch (e) {
@@ -204,7 +209,7 @@ export class Database {
  * main-thread time that way).
  */
 export class Tx {
-  constructor(private c: DuckDBConnection) {}
+  constructor(private c: DuckDBConnection, private reuse = false) {}
   async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
     return rowsOf<T>(params.length ? await this.prepared(sql, params) : await this.c.run(sql));
   }
@@ -219,18 +224,21 @@ export class Tx {
    * and only text DuckDB refuses to prepare as one (several statements) takes the library's path.
    */
   private async prepared(sql: string, params: Param[]): Promise<DuckDBMaterializedResult> {
-    let p: DuckDBPreparedStatement;
+    const run = (p: DuckDBPreparedStatement) => {
+      p.bind(bindable(params), typesOf(params));
+      return p.run();
+    };
     try {
-      p = await this.c.prepare(sql);
+      if (this.reuse) return await withPrepared(this.c, sql, run);
+      const p = await this.c.prepare(sql);
+      try {
+        return await run(p);
+      } finally {
+        p.destroySync();
+      }
     } catch (e) {
       if (!MULTIPLE.test(String((e as Error)?.message))) throw e;
       return this.c.run(sql, bindable(params), typesOf(params));
-    }
-    try {
-      p.bind(bindable(params), typesOf(params));
-      return await p.run();
-    } finally {
-      p.destroySync();
     }
   }
 }
