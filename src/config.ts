@@ -18,9 +18,11 @@ const EnvSchema = z.object({
     .default('2GB'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_LOAD_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Seconds a connection may stay quiet (between requests, or sending nothing) before it is closed; not while a request is answered. */
+  HTTP_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(255).default(30),
   /** Tests only: SIGUSR2 makes the next commit invalidate the DuckDB instance for real (Database.armCheckpointFault); SIGUSR1 seals every visit now (server.ts). */
   TERN_TEST_HOOKS: bool.default(false),
-  /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there. */
+  /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there; step@ms waits ms. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
   /** Metadata in PostgreSQL, shared by every node (storage/postgres.ts); unset, it stays in DuckDB under DATA_DIR. */
   DATABASE_URL: z
@@ -110,6 +112,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   logLevel: c.LOG_LEVEL,
   duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
   ingestLoadIntervalMs: c.INGEST_LOAD_INTERVAL_MS,
+  httpIdleTimeoutS: c.HTTP_IDLE_TIMEOUT_S,
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
   objectStorage: objectStorage(c),

@@ -170,7 +170,7 @@ export async function startServer(config: Config): Promise<Tern> {
   if (sweep) (sweep as any).unref?.();
   const app = createApp(ctx, features);
   const direct = Object.assign({}, ...features.map((m) => m.direct?.(ctx) ?? {}));
-  const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host }, direct);
+  const server: RunningServer = await serve((req) => app.handle(req), { port: config.port, hostname: config.host, idleTimeoutS: config.httpIdleTimeoutS }, direct);
   log.info('listening', { port: server.port, host: config.host, dataDir: config.dataDir });
   let stopping: Promise<void> | undefined;
   return {

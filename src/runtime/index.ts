@@ -86,8 +86,26 @@ export function collectGarbage() {
 
 export class ListenError extends Error {}
 
+/** `idleTimeoutS`: how long a connection may stay quiet before Bun closes it (default 30). */
+type ServeOptions = { port: number; hostname: string; idleTimeoutS?: number };
+
+/**
+ * Bun closes a connection quiet for its idle timeout, and a request still being answered counts as quiet: an
+ * erasure, an import or a long report under load could outlast it, and its caller saw a reset for work that was
+ * done. The limit is lifted while the handler runs and set again once it has answered (a streamed body keeps the
+ * connection busy), so connections idle between requests are still closed.
+ */
+async function unhurried(srv: any, request: Request, idleTimeoutS: number, answer: () => Response | Promise<Response>): Promise<Response> {
+  srv.timeout(request, 0);
+  try {
+    return await answer();
+  } finally {
+    srv.timeout(request, idleTimeoutS);
+  }
+}
+
 /** Listens on opts.hostname:opts.port; a port in use or a bad address becomes a ListenError with a plain message. */
-export async function serve(handler: Handler, opts: { port: number; hostname: string }, direct: Record<string, DirectRoute> = {}): Promise<RunningServer> {
+export async function serve(handler: Handler, opts: ServeOptions, direct: Record<string, DirectRoute> = {}): Promise<RunningServer> {
   try {
     return await listen(handler, opts, direct);
   } catch (e: any) {
@@ -97,8 +115,9 @@ export async function serve(handler: Handler, opts: { port: number; hostname: st
   }
 }
 
-async function listen(handler: Handler, opts: { port: number; hostname: string }, direct: Record<string, DirectRoute>): Promise<RunningServer> {
+async function listen(handler: Handler, opts: ServeOptions, direct: Record<string, DirectRoute>): Promise<RunningServer> {
   if (runtimeName === 'bun') {
+    const idle = opts.idleTimeoutS ?? 30;
     // Other methods on these paths fall through to fetch.
     const routes = Object.fromEntries(Object.entries(direct).map(([path, route]) =>
       [path, { POST: (request: Request, srv: any) => route(request, () => srv.requestIP(request)?.address ?? '') }]));
@@ -108,8 +127,8 @@ async function listen(handler: Handler, opts: { port: number; hostname: string }
       // Bun's limit is global, so it only stops the absurd; admit() holds every route but the bulk import
       // to MAX_BODY_BYTES.
       maxRequestBodySize: 2 ** 40,
-      idleTimeout: 30,
-      fetch: (original: Request, srv: any) => admitted(handler, original, () => srv.requestIP(original)?.address),
+      idleTimeout: idle,
+      fetch: (original: Request, srv: any) => unhurried(srv, original, idle, () => admitted(handler, original, () => srv.requestIP(original)?.address)),
       routes,
     });
     return { port: server.port, stop: async () => { await server.stop(true); } };
