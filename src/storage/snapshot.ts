@@ -1,0 +1,131 @@
+// One answer's consistent view of the stored rows: a DuckDB transaction pinned on a pooled connection and the
+// Parquet file list copied at the same moment, through the publish gate (storage/publish-gate.ts), so the list
+// and the hot tables the statements see belong to one state. Its statements run in that transaction; those
+// issued side by side take more connections pinned the same way while no publication has happened since.
+import { Tx, type Database, type Lease, type Param, type Row } from './database.ts';
+import type { ParquetManifest } from './parquet-layout.ts';
+
+/**
+ * BEGIN alone does not start DuckDB's transaction: its snapshot is taken when the transaction first touches the
+ * database. One round trip for both; the caller plans meanwhile.
+ */
+const PIN = 'BEGIN TRANSACTION; SELECT 1 FROM visits LIMIT 0';
+
+type Pinned = { lease: Lease; ready: Promise<void>; busy: boolean; error?: unknown };
+
+export class Snapshot {
+  private pinned: Pinned[] = [];
+  private waiters: ((p: Pinned) => void)[] = [];
+  private closed = false;
+
+  private constructor(private db: Database, readonly files: ParquetManifest, private view: { release(): void }, private epoch: number) {}
+
+  /** Pins a snapshot: waits for a connection, and for a publication's commit under way. */
+  static async open(db: Database, manifest: ParquetManifest): Promise<Snapshot> {
+    const lease = await db.lease();
+    const leave = await db.gate.enter();
+    const view = manifest.view();
+    const s = new Snapshot(db, view.files, view, db.gate.epoch);
+    s.pinned.push(pin(lease, leave));
+    return s;
+  }
+
+  async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    if (this.closed) throw new Error('query on a closed snapshot');
+    const p = this.take() ?? (await new Promise<Pinned>((r) => this.waiters.push(r)));
+    try {
+      await p.ready;
+      if (p.error) throw p.error;
+      return await new Tx(p.lease.c).query<T>(sql, params);
+    } catch (e) {
+      // DuckDB aborts the transaction on an error: later statements on it would fail on that, not on their own.
+      if (p.error === undefined) {
+        p.error = e;
+        p.lease.failed(e);
+      }
+      throw e;
+    } finally {
+      this.give(p);
+    }
+  }
+
+  async one<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return (await this.query<T>(sql, params))[0];
+  }
+
+  /** Ends the transactions once their statements are done (not awaited: the answer need not wait for it). */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pinned.filter((x) => !x.busy)) this.end(p);
+  }
+
+  /** An idle pinned connection, or a new one pinned to the same state; undefined when neither can be had now. */
+  private take(): Pinned | undefined {
+    const idle = this.pinned.find((p) => !p.busy) ?? this.extra();
+    if (idle) idle.busy = true;
+    return idle;
+  }
+
+  /**
+   * Another connection, only when one is idle in the pool and no publication has started since this snapshot
+   * was pinned: its transaction then sees the same hot rows beside the same files.
+   */
+  private extra(): Pinned | undefined {
+    if (this.db.gate.epoch !== this.epoch) return undefined;
+    const leave = this.db.gate.tryEnter();
+    if (!leave) return undefined;
+    const lease = this.db.tryLease();
+    if (!lease) {
+      leave();
+      return undefined;
+    }
+    const p = pin(lease, leave);
+    this.pinned.push(p);
+    return p;
+  }
+
+  private give(p: Pinned) {
+    const next = this.waiters.shift();
+    if (next) return next(p);
+    p.busy = false;
+    // The first connection keeps the snapshot until the answer is done; the others go back to the pool when idle.
+    if (this.closed || p !== this.pinned[0]) this.end(p);
+  }
+
+  private end(p: Pinned) {
+    this.pinned = this.pinned.filter((x) => x !== p);
+    const last = this.closed && !this.pinned.length;
+    void p.ready
+      .then(() => p.lease.c.run('ROLLBACK'))
+      .catch(() => {})
+      .finally(() => {
+        p.lease.release();
+        // Files retired meanwhile leave the disk once no snapshot may still read them.
+        if (last) this.view.release();
+      });
+  }
+}
+
+/** Sends the pin; the gate is left when it has answered. */
+function pin(lease: Lease, leave: () => void): Pinned {
+  const p: Pinned = { lease, busy: false, ready: Promise.resolve() };
+  p.ready = lease.c.run(PIN).then(
+    () => {},
+    (e) => {
+      p.error = e;
+      lease.failed(e);
+    },
+  ).finally(leave);
+  return p;
+}
+
+/** `fn` with a snapshot pinned for it, ended after. */
+export async function withSnapshot<T>(db: Database, manifest: ParquetManifest, fn: (s: Snapshot) => Promise<T>): Promise<T> {
+  const s = await Snapshot.open(db, manifest);
+  try {
+    return await fn(s);
+  } finally {
+    s.close();
+  }
+}
