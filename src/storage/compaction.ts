@@ -42,7 +42,8 @@ export class Compactor {
   /** When the last import answered (ms), 0 for none since start. */
   private lastImport = 0;
 
-  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean } = {}) {}
+  /** `graceMs`: how long replaced files stay on disk at least (tests shorten it). */
+  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number } = {}) {}
 
   start() {
     this.timer = setInterval(() => {
@@ -196,7 +197,7 @@ export class Compactor {
     const seen = this.manifest.mark();
     const doomed = files.map((f) => this.manifest.abs(f.path));
     const bury = () => { for (const p of doomed) rmSync(p, { force: true }); };
-    this.graveyard.push({ timer: setTimeout(() => this.manifest.afterViewsBefore(seen, bury), DELETE_GRACE_MS), bury });
+    this.graveyard.push({ timer: setTimeout(() => this.manifest.afterViewsBefore(seen, bury), this.opts.graceMs ?? DELETE_GRACE_MS), bury });
   }
 
   /** A deleted site's marks are no longer retried (storage/module.ts drops its rows and files). */
