@@ -1,6 +1,6 @@
-// Every report's entry: its DuckDB statements read one snapshot of the stored rows, and plan from the Parquet
-// file list copied with it (storage/snapshot.ts), so no file published meanwhile is missed or counted twice.
-import { withSnapshot } from '../storage/snapshot.ts';
+// Every report's entry: its DuckDB statements read the stored rows of one state, the one of the Parquet file
+// list it plans from (storage/snapshot.ts), so no visit a publication moves meanwhile is missed or counted twice.
+import { consistentRead } from '../storage/snapshot.ts';
 import type { QuerySources } from './parse/common-query.ts';
 
 /**
@@ -9,5 +9,5 @@ import type { QuerySources } from './parse/common-query.ts';
  */
 export function pinned<T>(src: QuerySources, fn: (src: QuerySources) => Promise<T>): Promise<T> {
   if (src.engine) return fn(src);
-  return withSnapshot(src.db, src.files, (s) => fn({ ...src, files: s.files, snapshot: s }));
+  return consistentRead(src.db, src.files, (files, reader) => fn({ ...src, files, snapshot: reader }));
 }

@@ -1,15 +1,27 @@
-// Makes "pin a DuckDB snapshot and copy the Parquet file list" atomic with respect to "commit and publish the
-// list": a query's file list and the hot rows its transaction sees then always belong to the same state.
-// Pins (one round trip each) run side by side; a publication waits for those under way, holds new ones back
-// for its COMMIT and the manifest change, and never waits for a query to finish.
+// Orders queries' reads against publications (a COMMIT that changes the hot tables with the Parquet file list,
+// then the in-memory list's change), so a query's file list and the hot rows it sees belong to one state.
+// An unpinned read takes a mark and checks after it that no publication started meanwhile. A pin (BEGIN and a
+// first touch, one round trip, then the list copied) is atomic with respect to a publication: pins run side by
+// side; a publication waits for those under way, holds new ones back for its COMMIT and the manifest change,
+// and never waits for a query to finish.
 
 export class PublishGate {
-  /** Publications started so far: a query may pin a second connection only while this is unchanged. */
+  /** Publications started so far: a read's statements agree with its file list while this is unchanged. */
   epoch = 0;
   private pinning = 0;
   private drained: (() => void) | undefined;
   /** The publication waiting for pins to finish or committing; it never rejects. */
   private current: Promise<void> | undefined;
+
+  /** A mark for an unpinned read, or undefined while a publication is under way (the list may be about to change). */
+  readMark(): number | undefined {
+    return this.current ? undefined : this.epoch;
+  }
+
+  /** True when no publication started since `mark`: every statement run in between saw the state the list was copied from. */
+  unchanged(mark: number): boolean {
+    return this.epoch === mark;
+  }
 
   /**
    * Enters a pin now, or returns undefined while a publication is under way (the caller waits on `idle()`).

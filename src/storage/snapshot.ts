@@ -1,9 +1,11 @@
-// One answer's consistent view of the stored rows: a DuckDB transaction pinned on a pooled connection and the
-// Parquet file list copied at the same moment, through the publish gate (storage/publish-gate.ts), so the list
-// and the hot tables the statements see belong to one state. Its statements run in that transaction; those
-// issued side by side take more connections pinned the same way while no publication has happened since.
+// One answer's consistent view of the stored rows: the Parquet file list it plans from and the hot tables its
+// statements read belong to one state (consistentRead). Most answers run unpinned and are checked after; the
+// others run in a Snapshot: a DuckDB transaction pinned on a pooled connection with the list copied at the same
+// moment, through the publish gate (storage/publish-gate.ts). Statements issued side by side take more
+// connections pinned the same way while no publication has happened since.
 import { Tx, type Database, type Lease, type Param, type Row } from './database.ts';
 import type { ParquetManifest } from './parquet-layout.ts';
+import { log } from '../log.ts';
 
 /**
  * BEGIN alone does not start DuckDB's transaction: its snapshot is taken when the transaction first touches the
@@ -120,11 +122,33 @@ function pin(lease: Lease, leave: () => void): Pinned {
   return p;
 }
 
-/** `fn` with a snapshot pinned for it, ended after. */
-export async function withSnapshot<T>(db: Database, manifest: ParquetManifest, fn: (s: Snapshot) => Promise<T>): Promise<T> {
+/** What a consistent read runs its statements on: the database itself, or a pinned snapshot. */
+export type Reader = { query<T extends Row = Row>(sql: string, params?: Param[]): Promise<T[]> };
+
+/**
+ * `fn` plans from `files` and reads stored rows through `reader`, both of one state. First unpinned, on the pool
+ * as any statement (nothing added to the answer's time), and kept when no publication started while it ran;
+ * otherwise (a publication under way at the start, or begun meanwhile: rare for a short answer) answered again
+ * in a pinned snapshot, which no publication can disturb.
+ */
+export async function consistentRead<T>(db: Database, manifest: ParquetManifest, fn: (files: ParquetManifest, reader: Reader) => Promise<T>): Promise<T> {
+  const mark = db.gate.readMark();
+  if (mark !== undefined) {
+    const view = manifest.view();
+    try {
+      const out = await fn(view.files, db);
+      if (db.gate.unchanged(mark)) return out;
+    } catch (e) {
+      // An error of a read that crossed a publication may come of the crossing (answered again below).
+      if (db.gate.unchanged(mark)) throw e;
+    } finally {
+      view.release();
+    }
+    log.debug('answered again in a pinned snapshot: a publication crossed the unpinned read');
+  }
   const s = await Snapshot.open(db, manifest);
   try {
-    return await fn(s);
+    return await fn(s.files, s);
   } finally {
     s.close();
   }
