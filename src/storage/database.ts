@@ -238,7 +238,8 @@ export class Database {
 
   /**
    * Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. `publish` (the in-memory manifest's
-   * change) runs right after the COMMIT, both through the gate, so no query pins a snapshot between the two.
+   * change) runs right after the COMMIT, both through the gate (storage/publish-gate.ts): no query pins a
+   * snapshot between the two, and a read that ran across them is answered again (storage/snapshot.ts).
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, publish?: (out: T) => void): Promise<T> {
     return this.withConnection(async (c) => {

@@ -43,8 +43,8 @@ export class ParquetManifest {
   constructor(readonly dataDir: string) {}
 
   /**
-   * The file list as it is now, unchanged by later publications (a query plans from it while its DuckDB
-   * snapshot, pinned at the same moment, reads the hot tables: storage/snapshot.ts). Lists are replaced, never
+   * The file list as it is now, unchanged by later publications: a query plans from it, and storage/snapshot.ts
+   * makes its statements read the hot tables of the same state. Lists are replaced, never
    * edited in place, so a view shares them and copies only the map of sites, once per version. `release` when
    * the query is done: files retired since stay on disk until every view that may list them is released.
    */

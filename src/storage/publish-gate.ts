@@ -18,6 +18,11 @@ export class PublishGate {
     return this.current ? undefined : this.epoch;
   }
 
+  /** Resolves once the publication under way (if any) has committed and published. */
+  async settled(): Promise<void> {
+    while (this.current) await this.current;
+  }
+
   /** True when no publication started since `mark`: every statement run in between saw the state the list was copied from. */
   unchanged(mark: number): boolean {
     return this.epoch === mark;

@@ -127,11 +127,13 @@ export type Reader = { query<T extends Row = Row>(sql: string, params?: Param[])
 
 /**
  * `fn` plans from `files` and reads stored rows through `reader`, both of one state. First unpinned, on the pool
- * as any statement (nothing added to the answer's time), and kept when no publication started while it ran;
- * otherwise (a publication under way at the start, or begun meanwhile: rare for a short answer) answered again
- * in a pinned snapshot, which no publication can disturb.
+ * as any statement (nothing added to the answer's time), after the publication under way if any, and kept when
+ * no publication started while it ran; otherwise (rare for a short answer) answered again in a pinned snapshot,
+ * which no publication can disturb.
  */
 export async function consistentRead<T>(db: Database, manifest: ParquetManifest, fn: (files: ParquetManifest, reader: Reader) => Promise<T>): Promise<T> {
+  // A publication under way commits in moments: its end is worth waiting for (a pin would wait for it too).
+  if (db.gate.readMark() === undefined) await db.gate.settled();
   const mark = db.gate.readMark();
   if (mark !== undefined) {
     const view = manifest.view();
