@@ -29,7 +29,7 @@ export class PublishGate {
   }
 
   /**
-   * Enters a pin now, or returns undefined while a publication is under way (the caller waits on `idle()`).
+   * Enters a pin now, or returns undefined while a publication is under way (the caller waits on `settled()`).
    * The returned function leaves it, once the pinning statement has answered.
    */
   tryEnter(): (() => void) | undefined {
@@ -41,15 +41,6 @@ export class PublishGate {
       left = true;
       if (--this.pinning === 0) this.drained?.();
     };
-  }
-
-  /** Enters a pin, after the publication under way (if any). */
-  async enter(): Promise<() => void> {
-    for (;;) {
-      const leave = this.tryEnter();
-      if (leave) return leave;
-      await this.current;
-    }
   }
 
   /**

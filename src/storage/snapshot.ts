@@ -25,7 +25,12 @@ export class Snapshot {
   /** Pins a snapshot: waits for a connection, and for a publication's commit under way. */
   static async open(db: Database, manifest: ParquetManifest): Promise<Snapshot> {
     const lease = await db.lease();
-    const leave = await db.gate.enter();
+    let leave = db.gate.tryEnter();
+    while (!leave) {
+      await db.gate.settled();
+      leave = db.gate.tryEnter();
+    }
+    // In the same synchronous step as the entry: a publication starting right after must change the epoch seen here.
     const view = manifest.view();
     const s = new Snapshot(db, view.files, view, db.gate.epoch);
     s.pinned.push(pin(lease, leave));
