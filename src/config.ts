@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   TERN_TEST_HOOKS: bool.default(false),
   /** Tests only: a step (e.g. erase:after-write) where the server waits forever, so a test can kill it there; step@ms waits ms. */
   TERN_TEST_PAUSE_AT: z.string().optional(),
+  /** Tests only: every analytics statement waits this long between planning and running (query/run.ts). */
+  TERN_TEST_STATEMENT_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Metadata in PostgreSQL, shared by every node (storage/postgres.ts); unset, it stays in DuckDB under DATA_DIR. */
   DATABASE_URL: z
     .string()
@@ -115,6 +117,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   httpIdleTimeoutS: c.HTTP_IDLE_TIMEOUT_S,
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
+  testStatementDelayMs: c.TERN_TEST_STATEMENT_DELAY_MS,
   objectStorage: objectStorage(c),
   analyticsEngine: c.ANALYTICS_ENGINE,
   clickhouse: c.CLICKHOUSE_URL

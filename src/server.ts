@@ -44,6 +44,7 @@ import { analyticsModule } from './analytics/module.ts';
 import { webModule } from './web/module.ts';
 import { sharesModule } from './shares/module.ts';
 import { setPausePoint } from './storage/pause-point.ts';
+import { setStatementDelay } from './query/run.ts';
 import { erasureModule } from './visitors/erase-module.ts';
 import { exportsModule } from './exports/module.ts';
 
@@ -105,6 +106,7 @@ async function openPostgres(url: string, db: Database): Promise<PostgresDatabase
 export async function startServer(config: Config): Promise<Tern> {
   setLogLevel(config.logLevel);
   setPausePoint(config.testPauseAt);
+  setStatementDelay(config.testStatementDelayMs);
   await reclaimFreeBlocks(config.dataDir, config.duckdbMemoryLimit);
   const db = await Database.open(config.dataDir, 4, config.duckdbMemoryLimit, { reuseStatements: true });
   const applied = await migrate(db);

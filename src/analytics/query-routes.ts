@@ -10,6 +10,7 @@ import { QueryBody } from '../query/parse/query-body.ts';
 import { QUERY_EXAMPLES, QueryAnswerSchema } from './query-model.ts';
 import { customQuery } from './query-service.ts';
 import { listGoals } from '../goals/service.ts';
+import { pinned } from '../query/pinned.ts';
 
 const DESCRIPTION = 'Metrics × dimensions × filters × time over the site (after Plausible\'s Stats API v2), on the same engine as the reports. '
   + 'Every part of the body is checked; an invalid one is a 400 naming its path (e.g. `filters[0][1]: unknown dimension \'visit:colour\'`). '
@@ -23,7 +24,7 @@ export const queryRoutes = (ctx: AppContext, auth: Auth) =>
     .use(csvAnswers())
     .post('/query', async ({ access, body }) => {
       const site = access.site!;
-      return ok(await customQuery(ctx.query, () => listGoals(ctx.meta, site.id), site, body));
+      return ok(await pinned(ctx.query, (src) => customQuery(src, () => listGoals(ctx.meta, site.id), site, body)));
     }, {
       scope: 'analytics:read',
       // The parse stage checks the body itself, so that a 400 names the part (filters[1][2]); the schema documents it.

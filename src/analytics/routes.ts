@@ -11,6 +11,7 @@ import {
 } from './model.ts';
 import * as analytics from './service.ts';
 import { ChartsQuery, CommonQuery } from '../query/parse/common-query.ts';
+import { pinned } from '../query/pinned.ts';
 
 const BREAKDOWN_DOCS: Record<BreakdownEndpoint, string> = {
   pages: 'Pages: rows add time_on_page and scroll_depth (the reports about the page, sent on the next pageview of its visit and counted in the range they arrive in); bounce_rate and visit_duration of a page are those of the visits entering on it',
@@ -28,16 +29,16 @@ export const analyticsRoutes = (ctx: AppContext, auth: ReturnType<typeof authPlu
   let app = new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/analytics', tags: ['Analytics'] })
     .use(auth)
     .use(csvAnswers())
-    .get('/stats', async ({ access, query }) => ok(await analytics.stats(ctx.query, access.site!, query)),
+    .get('/stats', async ({ access, query }) => ok(await pinned(ctx.query, (src) => analytics.stats(src, access.site!, query))),
       options(StatsQuery, StatsSchema, 'Top-line metrics with the previous period (or a year back) and the percent change'))
-    .get('/realtime', async ({ access, query }) => ok(await analytics.realtime(ctx.query, access.site!, query)),
+    .get('/realtime', async ({ access, query }) => ok(await pinned(ctx.query, (src) => analytics.realtime(src, access.site!, query))),
       options(CommonQuery, RealtimeSchema, 'Visitors, pageviews and the top 10 pages of the last 30 minutes (period is ignored)'))
-    .get('/charts', async ({ access, query }) => ok(await analytics.charts(ctx.query, access.site!, query)),
+    .get('/charts', async ({ access, query }) => ok(await pinned(ctx.query, (src) => analytics.charts(src, access.site!, query))),
       options(ChartsQuery, ChartSchema, 'Time series in the site time zone, every bucket present, with annotations'))
-    .get('/revenue', async ({ access, query }) => ok(await analytics.revenue(ctx.query, access.site!, query)),
+    .get('/revenue', async ({ access, query }) => ok(await pinned(ctx.query, (src) => analytics.revenue(src, access.site!, query))),
       options(RevenueQuery, RevenueSchema, 'Revenue in the site currency (no FX conversion; other currencies in by_currency); an order_id counts once'));
   for (const endpoint of Object.keys(BREAKDOWNS) as BreakdownEndpoint[]) {
-    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await analytics.breakdown(ctx.query, access.site!, endpoint, query)),
+    app = app.get(`/${endpoint}`, async ({ access, query }) => ok(await pinned(ctx.query, (src) => analytics.breakdown(src, access.site!, endpoint, query))),
       options(breakdownQuery(endpoint), BreakdownSchema, BREAKDOWN_DOCS[endpoint])) as any;
   }
   return app;

@@ -9,6 +9,7 @@ import { AnalysisSchema, CreateFunnelBody, FunnelSchema, PatchFunnelBody } from 
 import * as funnels from './service.ts';
 import { analyzeFunnel } from './analysis.ts';
 import { CommonQuery } from '../query/parse/common-query.ts';
+import { pinned } from '../query/pinned.ts';
 
 export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
   new Elysia({ prefix: '/api/v1/organizations/:orgId/sites/:siteId/funnels', tags: ['Funnels'] })
@@ -36,7 +37,7 @@ export const funnelRoutes = (ctx: AppContext, auth: Auth) =>
       scope: 'funnels:write',
       response: { 200: envelope(z.object({ id: z.string() })), ...errorResponses },
     })
-    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await analyzeFunnel(ctx.query, access.site!, params.funnelId, query)), {
+    .get('/:funnelId/analysis', async ({ access, params, query }) => ok(await pinned(ctx.query, (src) => analyzeFunnel(src, access.site!, params.funnelId, query))), {
       scope: 'funnels:read',
       query: CommonQuery,
       response: { 200: envelope(AnalysisSchema), ...reportErrorResponses },

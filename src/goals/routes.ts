@@ -10,6 +10,7 @@ import * as goals from './service.ts';
 import * as stats from './stats.ts';
 import { ChartsQuery, CommonQuery } from '../query/parse/common-query.ts';
 import { PageQuery } from '../http/page-query.ts';
+import { pinned } from '../query/pinned.ts';
 
 const GoalResponse = { 200: envelope(GoalSchema), ...errorResponses };
 
@@ -46,19 +47,19 @@ export const goalRoutes = (ctx: AppContext, auth: Auth) =>
       scope: 'goals:write',
       response: GoalResponse,
     })
-    .get('/stats', async ({ access, query }) => ok(await stats.allGoalStats(ctx.query, access.site!, query)), {
+    .get('/stats', async ({ access, query }) => ok(await pinned(ctx.query, (src) => stats.allGoalStats(src, access.site!, query))), {
       scope: 'goals:read',
       query: CommonQuery.extend(GoalListQuery.shape),
       response: { 200: envelope(GoalsStatsSchema), ...reportErrorResponses },
       detail: { summary: 'Per-goal visitors, completions, conversion rate (% of all visitors in range) and revenue (event revenue + value per completion)' },
     })
-    .get('/:goalId/stats', async ({ access, params, query }) => ok(await stats.oneGoalStats(ctx.query, access.site!, params.goalId, query)), {
+    .get('/:goalId/stats', async ({ access, params, query }) => ok(await pinned(ctx.query, (src) => stats.oneGoalStats(src, access.site!, params.goalId, query))), {
       scope: 'goals:read',
       query: ChartsQuery,
       response: { 200: envelope(GoalStatsSchema), ...reportErrorResponses },
       detail: { summary: "One goal's totals and chart points (interval hour/day/week/month; default as for /analytics/charts)" },
     })
-    .get('/:goalId/completions', async ({ access, params, query }) => ok(await stats.completions(ctx.query, access.site!, params.goalId, query)), {
+    .get('/:goalId/completions', async ({ access, params, query }) => ok(await pinned(ctx.query, (src) => stats.completions(src, access.site!, params.goalId, query))), {
       scope: 'goals:read',
       query: CommonQuery.extend(PageQuery.shape),
       response: { 200: envelope(CompletionsSchema), ...reportErrorResponses },

@@ -112,12 +112,13 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         before: async (tx, written) => {
           visits = await sessionizeImport(tx, manifest, written, site.id, frag(withoutErasedSince(readLogSql), [[file], startedAtMs]), nonce);
         },
+        // With the commit: a query planned between would read a continued visit twice, or the new files without the visits they left.
+        publish: () => retire(manifest, visits!.replaced),
       }).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;
       });
-      retire(manifest, visits!.replaced);
       opts.loadedHot?.(hot);
       if (visits!.merged) log.info('import joined stored visits it bridged', { site: site.id, folded: visits!.merged });
     } else await opts.record?.(result);
@@ -133,9 +134,10 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
 function retire(manifest: ParquetManifest, files: ParquetFile[]) {
   if (!files.length) return;
   manifest.remove(files.map((f) => f.path));
+  const seen = manifest.mark();
   const doomed = files.map((f) => manifest.abs(f.path));
-  // Queries planned a moment ago may still read them.
-  const timer = setTimeout(() => { for (const p of doomed) rmSync(p, { force: true }); }, 60_000);
+  // Queries planned a moment ago may still read them: their snapshots hold them past the minute.
+  const timer = setTimeout(() => manifest.afterViewsBefore(seen, () => { for (const p of doomed) rmSync(p, { force: true }); }), 60_000);
   (timer as any).unref?.();
 }
 

@@ -16,5 +16,14 @@ async function guarded<T>(q: Promise<T>): Promise<T> {
   }
 }
 
-export const rows = <T extends Row = Row>(db: Runner, f: Fragment) => guarded(db.query<T>(f.sql, f.params));
+/**
+ * Test hook (TERN_TEST_STATEMENT_DELAY_MS): each statement waits this long after it was planned, so a test can
+ * make a publication fall between planning and running. Unset, it costs a compare.
+ */
+let statementDelayMs = 0;
+export const setStatementDelay = (ms: number) => { statementDelayMs = ms; };
+
+export const rows = <T extends Row = Row>(db: Runner, f: Fragment) => statementDelayMs
+  ? new Promise((r) => setTimeout(r, statementDelayMs)).then(() => guarded(db.query<T>(f.sql, f.params)))
+  : guarded(db.query<T>(f.sql, f.params));
 export const one = async <T extends Row = Row>(db: Runner, f: Fragment) => (await rows<T>(db, f))[0];

@@ -42,7 +42,8 @@ export class Compactor {
   /** When the last import answered (ms), 0 for none since start. */
   private lastImport = 0;
 
-  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean } = {}) {}
+  /** `graceMs`: how long replaced files stay on disk at least (tests shorten it). */
+  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number } = {}) {}
 
   start() {
     this.timer = setInterval(() => {
@@ -152,14 +153,13 @@ export class Compactor {
       max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
     };
     await this.db.withThreads(BACKGROUND_THREADS, async () => {
+      // The parts leave the manifest in the step that publishes the merged file: a query planned in between
+      // would read the merged file and its parts, counting their rows twice.
       await writingFiles(this.db, this.manifest, async (tx, written) => {
         // month and site come from the files' directory names (hive partitioning), not from their columns.
         await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
         await unregister(tx, files.map((f) => f.path));
-      });
-      // In the step that published the merged file, before withThreads' RESET: a query planned in between
-      // read the merged file and its parts, counting their rows twice.
-      this.retire(files);
+      }, () => this.retire(files));
     });
   }
 
@@ -172,8 +172,7 @@ export class Compactor {
       if (retry && now < retry.at) continue;
       const t0 = performance.now();
       try {
-        const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id));
-        this.retire(old);
+        const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id), (replaced) => this.retire(replaced));
         this.remarkRetry.delete(site_id);
         done++;
         log.info('first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
@@ -189,12 +188,16 @@ export class Compactor {
     return done;
   }
 
-  /** Replaced files leave the manifest now and the disk after a grace period. */
+  /**
+   * Replaced files leave the manifest now and the disk after a grace period (for readers that list files
+   * without a snapshot: exports, the mirrors), and not before every query snapshot that may list them is done.
+   */
   private retire(files: ParquetFile[]) {
     this.manifest.remove(files.map((f) => f.path));
+    const seen = this.manifest.mark();
     const doomed = files.map((f) => this.manifest.abs(f.path));
     const bury = () => { for (const p of doomed) rmSync(p, { force: true }); };
-    this.graveyard.push({ timer: setTimeout(bury, DELETE_GRACE_MS), bury });
+    this.graveyard.push({ timer: setTimeout(() => this.manifest.afterViewsBefore(seen, bury), this.opts.graceMs ?? DELETE_GRACE_MS), bury });
   }
 
   /** A deleted site's marks are no longer retried (storage/module.ts drops its rows and files). */

@@ -27,6 +27,14 @@ export class Pool {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  /** An idle connection now, or undefined (never waits; undefined once retired too). */
+  tryAcquire(): DuckDBConnection | undefined {
+    if (this.retired) return undefined;
+    const c = this.idle.pop();
+    if (c) this.busy++;
+    return c;
+  }
+
   release(c: DuckDBConnection) {
     const w = this.retired ? undefined : this.waiters.shift();
     if (w) return w.resolve(c);

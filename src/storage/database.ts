@@ -1,6 +1,7 @@
 // The DuckDB handle: one instance per DATA_DIR, a small pool of connections, plain-JS rows out.
 import { JSDuckDBValueConverter, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBPreparedStatement, type DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import type { Pool } from './connection-pool.ts';
+import { PublishGate } from './publish-gate.ts';
 import { ARM_CHECKPOINT_FAULT, openInstance } from './open-instance.ts';
 import { log } from '../log.ts';
 import { withPrepared } from './statement-cache.ts';
@@ -69,6 +70,8 @@ export const BACKGROUND_THREADS = 1;
 
 type Handle = { instance: DuckDBInstance; pool: Pool };
 
+export type Lease = { c: DuckDBConnection; release(): void; failed(e: unknown): void };
+
 export class Database {
   /** As a metadata store (storage/meta-db.ts): the default one, private to this process's DATA_DIR. */
   readonly dialect = 'duckdb' as const;
@@ -76,6 +79,11 @@ export class Database {
   private reopening: Promise<void> | undefined;
   /** Bumped by each reopen, so that many failures of one instance reopen it once. */
   private generation = 0;
+  /** Commits that publish a change of the Parquet files, and the queries' snapshots (storage/snapshot.ts), pass here. */
+  readonly gate = new PublishGate();
+  /** Connections held by lease(), and those waiting for one. */
+  private leased = 0;
+  private leaseWaiters: (() => void)[] = [];
 
   private constructor(private handle: Handle, readonly dataDir: string, private poolSize: number, private memoryLimit: string, private reuse: boolean) {}
 
@@ -175,18 +183,81 @@ export class Database {
       });
   }
 
+  /**
+   * A pooled connection held until `release`, for a query's snapshot (storage/snapshot.ts), which may wait on
+   * other statements while it holds it (the metadata store is this database): at most all connections but one
+   * are held so, so those statements always find one. `failed` reopens the instance when the error invalidated it.
+   */
+  async lease(): Promise<Lease> {
+    while (this.leased >= Math.max(1, this.poolSize - 1)) await new Promise<void>((r) => this.leaseWaiters.push(r));
+    this.leased++;
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      this.leased--;
+      this.leaseWaiters.shift()?.();
+    };
+    for (let attempt = 1; ; attempt++) {
+      await this.reopening;
+      const { generation, handle } = this;
+      try {
+        return this.leaseOf(handle, generation, await handle.pool.acquire(), free);
+      } catch (e) {
+        // A pool retired while this waited for it: the reopened instance serves instead.
+        if (!wasRefused(e) || attempt >= 3) {
+          free();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** An idle connection now, held only for a statement or two (not counted against lease's limit), or undefined. */
+  tryLease(): Lease | undefined {
+    if (this.reopening) return undefined;
+    const c = this.handle.pool.tryAcquire();
+    return c && this.leaseOf(this.handle, this.generation, c, () => {});
+  }
+
+  private leaseOf(handle: Handle, generation: number, c: DuckDBConnection, free: () => void): Lease {
+    let released = false;
+    return {
+      c,
+      release: () => {
+        if (released) return;
+        released = true;
+        handle.pool.release(c);
+        free();
+      },
+      failed: (e) => {
+        if (isFatal(e)) this.reopen(generation, e);
+      },
+    };
+  }
+
   /** Test hook (TERN_TEST_HOOKS): the next commit fails FATAL and invalidates the instance for real. */
   async armCheckpointFault(): Promise<void> {
     for (const statement of ARM_CHECKPOINT_FAULT) await this.exec(statement);
   }
 
-  /** Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. `publish` (the in-memory manifest's
+   * change) runs right after the COMMIT, both through the gate (storage/publish-gate.ts): no query pins a
+   * snapshot between the two, and a read that ran across them is answered again (storage/snapshot.ts).
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, publish?: (out: T) => void): Promise<T> {
     return this.withConnection(async (c) => {
       await c.run('BEGIN TRANSACTION');
       try {
         const out = await fn(new Tx(c, this.reuse));
-        await c.run('COMMIT');
+        if (!publish) await c.run('COMMIT');
+        else {
+          await this.gate.publish(async () => {
+            await c.run('COMMIT');
+            publish(out);
+          });
+        }
         return out;
       } catch (e) {
         await c.run('ROLLBACK').catch(() => {});

@@ -156,14 +156,15 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
         [e.id, e.siteId, e.visitor, e.visitorId, e.erasedAtMs, e.erasedBy, out.events_deleted, out.visits_deleted]);
       await pausePoint('erase:after-write');
       return out;
+    }, () => {
+      // Published with the commit in one synchronous step, so no query sees both the old and the new file of a pair.
+      for (const { next } of pairs) manifest.add(next);
+      manifest.remove(replaced.map((f) => f.path));
     });
   } catch (err) {
     for (const f of written) if (f.path) rmSync(manifest.abs(f.path), { force: true });
     throw err;
   }
-  // Published in one synchronous step, so no query sees both the old and the new file of a pair.
-  for (const { next } of pairs) manifest.add(next);
-  manifest.remove(replaced.map((f) => f.path));
   log.info('visitor erased', { site: e.siteId, files: replaced.length, rowGroupsRewritten: tally.rewritten, rowGroupsCopied: tally.copied,
     findMs: Math.round(t1 - t0), writeMs: Math.round(t2 - t1), commitMs: Math.round(performance.now() - t2) });
   await pausePoint('erase:after-commit');
@@ -171,12 +172,16 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
   return counts;
 }
 
-/** Deletes replaced files after a grace period; `bury` deletes the pending ones at once (at stop). */
+/**
+ * Deletes replaced files after a grace period, and not before the query snapshots that may list them are done
+ * (`manifest`: the one they left); `bury` deletes the pending ones at once (at stop).
+ */
 export class Graveyard {
   private pending: { timer: ReturnType<typeof setTimeout>; paths: string[] }[] = [];
-  add(paths: string[]) {
+  add(paths: string[], manifest: ParquetManifest) {
     if (!paths.length) return;
-    const entry = { paths, timer: setTimeout(() => this.delete(entry), DELETE_GRACE_MS) };
+    const seen = manifest.mark();
+    const entry = { paths, timer: setTimeout(() => manifest.afterViewsBefore(seen, () => this.delete(entry)), DELETE_GRACE_MS) };
     this.pending.push(entry);
   }
   private delete(entry: { timer: ReturnType<typeof setTimeout>; paths: string[] }) {

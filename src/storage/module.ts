@@ -57,7 +57,10 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
       return () => {
         parquet.dropSite(siteId);
         compactor.forgetSite(siteId);
-        for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(parquet.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
+        // Not under a report of the site still reading them (at once when none is).
+        parquet.afterViewsBefore(parquet.mark(), () => {
+          for (const tbl of ['events', 'visits']) rmSync(join(parquetRoot(parquet.dataDir), tbl, `site=${siteId}`), { recursive: true, force: true });
+        });
       };
     },
   };

@@ -31,15 +31,70 @@ type Entry = ParquetFile & { minMs: number; maxMs: number };
 export class ParquetManifest {
   private bySite = new Map<string, Entry[]>();
   private listeners = new Set<() => void>();
+  /** Bumped by every change of the list: a view records the one it copies. */
+  private version = 0;
+  /** The copy handed to views of the current version (made on the first view() after a change). */
+  private current: ParquetManifest | undefined;
+  /** Open views per version, and deletions waiting for the views older than their version to close. */
+  private open = new Map<number, number>();
+  private waiting: { version: number; fn: () => void }[] = [];
+  private frozen = false;
 
   constructor(readonly dataDir: string) {}
+
+  /**
+   * The file list as it is now, unchanged by later publications: a query plans from it, and storage/snapshot.ts
+   * makes its statements read the hot tables of the same state. Lists are replaced, never
+   * edited in place, so a view shares them and copies only the map of sites, once per version. `release` when
+   * the query is done: files retired since stay on disk until every view that may list them is released.
+   */
+  view(): { files: ParquetManifest; release(): void } {
+    if (!this.current) {
+      this.current = new ParquetManifest(this.dataDir);
+      this.current.bySite = new Map(this.bySite);
+      this.current.frozen = true;
+    }
+    const version = this.version;
+    this.open.set(version, (this.open.get(version) ?? 0) + 1);
+    let released = false;
+    return {
+      files: this.current,
+      release: () => {
+        if (released) return;
+        released = true;
+        const n = this.open.get(version)! - 1;
+        if (n) this.open.set(version, n);
+        else this.open.delete(version);
+        this.runWaiting();
+      },
+    };
+  }
+
+  /** A point after the changes made so far: files retired until now may be listed by views older than it. */
+  mark(): number { return this.version; }
+
+  /** `fn` (deleting retired files) runs once no view older than `mark` is open: at once when none is. */
+  afterViewsBefore(mark: number, fn: () => void) {
+    this.waiting.push({ version: mark, fn });
+    this.runWaiting();
+  }
+
+  private runWaiting() {
+    if (!this.waiting.length) return;
+    const oldest = this.open.size ? Math.min(...this.open.keys()) : Infinity;
+    const due = this.waiting.filter((w) => w.version <= oldest);
+    if (!due.length) return;
+    this.waiting = this.waiting.filter((w) => w.version > oldest);
+    for (const w of due) w.fn();
+  }
 
   /** Loads the registry; files on disk that it does not list are orphans of an interrupted compaction. */
   async load(db: Database) {
     const rows = await db.query<ParquetFile>(
       `SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files`,
     );
-    this.bySite.clear();
+    this.bySite = new Map();
+    this.current = undefined;
     const known = new Set<string>();
     for (const f of rows) {
       const abs = this.abs(f.path);
@@ -68,12 +123,17 @@ export class ParquetManifest {
     return () => this.listeners.delete(fn);
   }
 
-  private changed() { for (const fn of this.listeners) fn(); }
+  private changed() {
+    if (this.frozen) throw new Error('a view of the Parquet manifest does not change');
+    this.version++;
+    this.current = undefined;
+    for (const fn of this.listeners) fn();
+  }
 
   add(f: ParquetFile) {
     this.changed();
-    const list = this.bySite.get(f.site_id) ?? [];
-    list.push({ ...f, minMs: Date.parse(norm(f.min_ts)), maxMs: Date.parse(norm(f.max_ts)) });
+    // A new list, not a push: views of earlier versions share the old one.
+    const list = [...(this.bySite.get(f.site_id) ?? []), { ...f, minMs: Date.parse(norm(f.min_ts)), maxMs: Date.parse(norm(f.max_ts)) }];
     this.bySite.set(f.site_id, list);
   }
 

@@ -29,14 +29,18 @@ export type FileStats = { rows: number; min_ts: string; max_ts: string };
 
 /**
  * Runs `fn` in one transaction with the list its writes append to: the files become visible to queries
- * once the transaction commits, and are deleted if it fails (they would be unregistered orphans).
+ * once the transaction commits, and are deleted if it fails (they would be unregistered orphans). The commit
+ * publishes (Database.transaction): the new files, and whatever `publish` changes of the manifest (the files
+ * they replace), appear to queries in the same step as the transaction's rows.
  */
-export async function writingFiles<T>(db: Database, manifest: ParquetManifest, fn: (tx: Tx, written: ParquetFile[]) => Promise<T>): Promise<T> {
+export async function writingFiles<T>(db: Database, manifest: ParquetManifest, fn: (tx: Tx, written: ParquetFile[]) => Promise<T>,
+  publish?: (out: T) => void): Promise<T> {
   const written: ParquetFile[] = [];
   try {
-    const out = await db.transaction((tx) => fn(tx, written));
-    for (const f of written) manifest.add(f);
-    return out;
+    return await db.transaction((tx) => fn(tx, written), (out) => {
+      for (const f of written) manifest.add(f);
+      publish?.(out);
+    });
   } catch (e) {
     for (const f of written) rmSync(manifest.abs(f.path), { force: true });
     throw e;

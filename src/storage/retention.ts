@@ -105,15 +105,16 @@ async function enforceSite(db: Database, manifest: ParquetManifest, siteId: stri
         ON CONFLICT (site_id) DO UPDATE SET floor = greatest(retention_floors.floor, EXCLUDED.floor)`, [siteId, cutoff, until]);
       await tx.exec(`DROP TABLE ${doomed}`);
       await pausePoint('retention:after-write');
+    }, () => {
+      // Published with the commit, in one synchronous step: no query plans against both the old and the new files.
+      for (const f of written) manifest.add(f);
+      retire(gone);
     });
   } catch (e) {
     await db.exec(`DROP TABLE IF EXISTS ${doomed}`).catch(() => {});
     for (const f of written) rmSync(manifest.abs(f.path), { force: true });
     throw e;
   }
-  // One synchronous step: no query plans against both the old and the new files.
-  for (const f of written) manifest.add(f);
-  retire(gone);
   await pausePoint('retention:after-commit');
   return { dropped: gone.length - rewritten, rewritten };
 }

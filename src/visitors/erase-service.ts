@@ -44,7 +44,7 @@ async function erase(ctx: AppContext, graveyard: Graveyard, siteId: string, user
   const counts = await ctx.analyticsWrites.run(async () => {
     const out = await eraseVisitor(ctx.db, ctx.parquet, {
       id: crypto.randomUUID(), siteId, visitor: t.id, visitorId: t.visitor_id, erasedAtMs: Date.now(), erasedBy: userId,
-    }, (paths) => graveyard.add(paths));
+    }, (paths) => graveyard.add(paths, ctx.parquet));
     await scrubFailedSegments(ctx.config.dataDir, siteId, t.visitor_id);
     return out;
   });

@@ -1,7 +1,7 @@
 // The parameters every report takes (period, date, from, to, filters) and the scope they resolve to for a site.
 import { z } from 'zod';
 import type { Database } from '../../storage/database.ts';
-import { duckdbEngine, type Engine } from '../sql/dialect.ts';
+import { duckdbEngine, type Engine, type Runner } from '../sql/dialect.ts';
 import type { MetaDb } from '../../storage/meta-db.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import { PERIODS, resolvePeriod, type Range } from './period.ts';
@@ -31,15 +31,22 @@ export const ChartsQuery = CommonQuery.extend({ interval: IntervalParam });
  * metadata store (goals, funnels, annotations: `db` itself unless DATABASE_URL moved it to PostgreSQL), and the
  * engine answering analytics (DuckDB's database itself, or ClickHouse: ANALYTICS_ENGINE).
  */
-export type QuerySources = { db: Database; meta: MetaDb; files: ParquetManifest; goals: GoalLookup; engine?: Engine };
+export type QuerySources = {
+  db: Database; meta: MetaDb; files: ParquetManifest; goals: GoalLookup; engine?: Engine;
+  /** Set by pinned() (query/pinned.ts): DuckDB's reads of stored rows run in the snapshot `files` was copied with. */
+  snapshot?: Runner;
+};
+
+/** What reads DuckDB's stored rows: the answer's snapshot, or the database. */
+export const storedRows = (src: Pick<QuerySources, 'db' | 'snapshot'>): Runner => src.snapshot ?? src.db;
 
 /** The engine answering the sources' analytics: DuckDB's database unless another was configured. */
-export const engineOf = (src: QuerySources): Engine => src.engine ?? duckdbEngine(src.db);
+export const engineOf = (src: QuerySources): Engine => src.engine ?? duckdbEngine(storedRows(src));
 
 /** The site's scope for a request: its period (or `range`, when the endpoint fixes it) and filters resolved. */
 export async function scopeFor(src: QuerySources, site: ScopeSite, q: CommonQuery, range?: Range): Promise<Scope> {
   const { db, files, goals } = src;
-  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(db, files, site)));
+  const r = range ?? (await resolvePeriod(q, site.timezone, () => firstVisitDate(storedRows(src), files, site)));
   const filters = await resolveFilters(db, goals, site.id, q.filters);
   return { site, range: r, filters, files, dialect: engineOf(src).dialect };
 }

@@ -242,10 +242,10 @@ export function pageStatement(db: Runner, base: Omit<Scope, 'range' | 'filters'>
 }
 
 /** Run a parsed query for a site. `goals`: the site's goals (event:goal). */
-export async function runQuery(src: { engine?: Engine; db: Database; files: ParquetManifest }, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
+export async function runQuery(src: { engine?: Engine; db: Database; files: ParquetManifest; snapshot?: Runner }, site: ScopeSite, goals: SiteGoal[], q: ApiQuery): Promise<QueryAnswer> {
   const { files } = src;
-  const db = src.engine ?? duckdbEngine(src.db);
-  const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(src.db, files, site));
+  const db = src.engine ?? duckdbEngine(src.snapshot ?? src.db);
+  const range = q.period.period === 'realtime' ? realtimeRange(site.timezone) : await resolvePeriod(q.period, site.timezone, () => firstVisitDate(src.snapshot ?? src.db, files, site));
   return answerQuery(db, { site, files, dialect: db.dialect }, range, goals, q);
 }
 
