@@ -7,6 +7,7 @@ import { MARK_OFFSET_MS } from '../../storage/marks.ts';
 import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { one } from '../run.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
+import { selectMetrics, type Metric } from '../sql/metrics.ts';
 
 /** True when the marks answer `scope` exactly. */
 export async function marksHold(db: Runner, scope: Scope): Promise<boolean> {
@@ -43,10 +44,12 @@ export function markedVisits(scope: Scope): Fragment {
 /**
  * `(b, visitors)` per chart bucket `b` of the scope's visits: a visit counts when its visitor's previous visit
  * began before the range, or in an earlier bucket (visit starts only grow, so that is the first in its bucket).
+ * `also`: more visit metrics counted in the same pass (one read of the visits per chart, not two).
  */
-export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Fragment): Fragment {
+export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Fragment, also: readonly Metric[] = []): Fragment {
   const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${markedVisits(scope)})`;
-  return sql`SELECT ${bucket('start_ts')} AS b, sum((first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors
+  const more = also.length ? sql`, ${selectMetrics(also, 'first_visits')}` : frag('');
+  return sql`SELECT ${bucket('start_ts')} AS b, sum((first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors${more}
     FROM ${src} GROUP BY ALL`;
 }
 
