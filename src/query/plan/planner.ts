@@ -8,7 +8,7 @@ import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
 import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
-import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
+import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket, type BucketStart } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
 import { anyChanged, attrMarkedEvents, attrMarkedVisits, changedCount, familyOf } from './attr-marked-sources.ts';
 import type { Family } from '../../storage/attr-marks.ts';
@@ -80,8 +80,8 @@ export class Plan {
    * `(b, visitors, …also)` per chart bucket from the visits' marks, the visit metrics `also` counted in the same
    * pass, or null where the marks do not hold (count them on the visits).
    */
-  async visitorsPerBucket(bucket: (column: string) => Fragment, also: readonly Metric[] = []): Promise<Fragment | null> {
-    return (await this.marks()) ? visitorsPerBucket(this.scope, bucket, also) : null;
+  async visitorsPerBucket(bucket: (column: string) => Fragment, also: readonly Metric[] = [], bucketStart?: BucketStart): Promise<Fragment | null> {
+    return (await this.marks()) ? visitorsPerBucket(this.scope, bucket, also, bucketStart) : null;
   }
 
   /**
