@@ -1,6 +1,6 @@
 // Loads data for a component whenever its key changes: aborts the stale request, keeps the last data while
 // reloading, and turns failures into a readable message (components/explain) instead of a blank panel.
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { explain } from '../api/client.ts';
 
 export type Loaded<T> = { data?: T; error?: string; loading: boolean; reload: () => void };
@@ -12,7 +12,9 @@ export function useData<T>(load: (signal: AbortSignal) => Promise<T>, key: unkno
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean; of?: unknown[] }>({ loading: true, data: initial });
   const [n, setN] = useState(0);
   const deps = [...key, n];
-  useEffect(() => {
+  // Started as the render is committed, not after the next paint (useEffect waits for an animation frame): a
+  // dashboard's requests leave a frame or more sooner, while the browser's main thread is busiest.
+  useLayoutEffect(() => {
     const ac = new AbortController();
     setState((s) => ({ data: s.data, loading: true, of: deps }));
     load(ac.signal).then(

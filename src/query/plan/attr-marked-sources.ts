@@ -42,6 +42,14 @@ export async function anyChanged(db: Runner, scope: Scope, families: readonly Fa
   return (await rows(db, sql`SELECT 1 AS x FROM ${src} WHERE ${changedRows(families, prev, scope)} LIMIT 1`)).length > 0;
 }
 
+/**
+ * An aggregate counting the rows of markedVisits (markedEvents: `seen_prev`) that anyChanged looks for: grouped in the
+ * pass that sums the marks, it asks the question without a probe of its own (a LIMIT 1 that finds no row reads every
+ * visit's bits: ~70 ms of CPU over 12 months of the 10M store, as much as the pass).
+ */
+export const changedCount = (scope: Scope, families: readonly Family[], prev: 'visit_prev' | 'seen_prev' = 'visit_prev'): Fragment =>
+  sql`count(*) FILTER (WHERE ${changedRows(families, prev, scope)})`;
+
 /** The scope's visits as markedVisits, each with `changed`: its visitor showed more than one value of `families` in range. */
 export function attrMarkedVisits(scope: Scope, families: readonly Family[]): Fragment {
   return sql`(SELECT *, visitor_id IN (SELECT visitor_id FROM ${visitsSource(scope)} WHERE ${changedRows(families, 'visit_prev', scope)}) AS changed

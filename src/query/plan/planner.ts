@@ -8,9 +8,9 @@ import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
 import type { Metric, MetricTable } from '../sql/metrics.ts';
 import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource, type Scope } from './scope.ts';
-import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket } from './marked-sources.ts';
+import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket, type BucketStart } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
-import { anyChanged, attrMarkedEvents, attrMarkedVisits, familyOf } from './attr-marked-sources.ts';
+import { anyChanged, attrMarkedEvents, attrMarkedVisits, changedCount, familyOf } from './attr-marked-sources.ts';
 import type { Family } from '../../storage/attr-marks.ts';
 import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
@@ -21,6 +21,13 @@ export type { Scope } from './scope.ts';
 
 /** A relation to count from: its SQL, the metric registry's name for it, and its time column. */
 export type Source = { from: Fragment; table: MetricTable; time: string };
+
+/**
+ * A breakdown's rows (Plan.groups). `scopeVisitors`: aggregates to add to the grouping, summed over the groups (the
+ * scope's visitors, `scope_visitors`). `ifChanged`: the rows to group instead when the grouping's `changed_rows` sum
+ * is over 0 (a visitor of the scope showed more than one value of the attribute).
+ */
+export type Groups = { from: Fragment; table: MetricTable; scopeVisitors?: Fragment; ifChanged?: Groups };
 
 /** The decisions for one scope. The marks are asked of the database at most once, and only by a report that can use them. */
 export class Plan {
@@ -56,14 +63,25 @@ export class Plan {
     return metricsSource(this.scope, table, metrics);
   }
 
+  /**
+   * Where the visit metrics (visitors among them) of the whole scope or per bucket are counted in one pass: the
+   * marked visits where the marks hold (visitors a sum of first_in_scope beside the other metrics), else null.
+   */
+  async markedVisits(): Promise<Source | null> {
+    return (await this.marks()) ? { from: markedVisits(this.scope), table: 'first_visits', time: 'start_ts' } : null;
+  }
+
   /** A query of the scope's visitors on `table` (one row, column `visitors`): a sum over the marks where they hold, else a distinct count. */
   async visitors(table: 'visits' | 'events'): Promise<Fragment> {
     return scopeVisitors(this.scope, table, await this.marks());
   }
 
-  /** `(b, visitors)` per chart bucket from the visits' marks, or null where the marks do not hold (count them on the visits). */
-  async visitorsPerBucket(bucket: (column: string) => Fragment): Promise<Fragment | null> {
-    return (await this.marks()) ? visitorsPerBucket(this.scope, bucket) : null;
+  /**
+   * `(b, visitors, …also)` per chart bucket from the visits' marks, the visit metrics `also` counted in the same
+   * pass, or null where the marks do not hold (count them on the visits).
+   */
+  async visitorsPerBucket(bucket: (column: string) => Fragment, also: readonly Metric[] = [], bucketStart?: BucketStart): Promise<Fragment | null> {
+    return (await this.marks()) ? visitorsPerBucket(this.scope, bucket, also, bucketStart) : null;
   }
 
   /**
@@ -74,12 +92,20 @@ export class Plan {
    * visitors come from that pass instead of a second read of the visits. A visit attribute with attribute-change
    * marks (plan/attr-marked-sources.ts) is counted the same way, every group in one pass. Otherwise the scoped table.
    */
-  async groups(table: 'visits' | 'events', column: string, onePass = false): Promise<{ from: Fragment; table: MetricTable; scopeVisitors?: Fragment }> {
+  async groups(table: 'visits' | 'events', column: string, onePass = false): Promise<Groups> {
     if (table === 'events' && column === 'path' && (await this.marks())) {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
-    const attr = table === 'visits' ? await this.attrMarked([column], 'visits') : null;
-    if (attr) return { ...attr, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
+    const family = table === 'visits' ? familyOf(column, 'visits') : null;
+    if (family && (await this.marks())) {
+      // No probe first: the pass over the marked visits counts the rows a changed visitor shows (changed_rows in its
+      // tally); only where there are any is it run again over the visits with `changed` (ifChanged).
+      return {
+        from: markedVisits(this.scope), table: 'first_visits',
+        scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors, ${changedCount(this.scope, [family])} AS changed_rows`,
+        ifChanged: { from: attrMarkedVisits(this.scope, [family]), table: 'attr_visits', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` },
+      };
+    }
     if (table === 'visits' && onePass && (await this.marks())) {
       return { from: markedVisits(this.scope), table, scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }

@@ -2,7 +2,7 @@
 // complete each row with the metrics that live on the other table (e.g. bounce rate of a page's entries).
 import { dialectOf, type Runner } from '../sql/dialect.ts';
 import { dimension, type Dimension } from '../parse/dimensions.ts';
-import { planFor, type Plan, type Scope } from '../plan/planner.ts';
+import { planFor, type Groups, type Plan, type Scope } from '../plan/planner.ts';
 import { finish, percentage, selectMetrics, countedOn, type Metric } from '../sql/metrics.ts';
 import { rangeEcho } from '../parse/period.ts';
 import { LABELLERS } from './labels.ts';
@@ -45,7 +45,8 @@ export async function breakdown(db: Runner, scope: Scope, dimName: string, pagin
   const plan = planFor(db, scope);
   const src = await plan.groups(table, dim.column, dim.few);
   const byPage = src.scopeVisitors !== undefined;
-  const rank = rankGroups(db, src.from, dim.column, here, src.table, offsetOf(paging), paging.limit, dim.few || byPage, src.scopeVisitors, dialectOf(scope).inList);
+  const rankOf = (g: Groups) => rankGroups(db, g.from, dim.column, here, g.table, offsetOf(paging), paging.limit, dim.few || byPage, g.scopeVisitors, dialectOf(scope).inList);
+  const rank = rankOf(src).then((r) => (src.ifChanged && Number(r.tally?.changed_rows ?? 0) > 0 ? rankOf(src.ifChanged) : r));
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;
   const none = new Map<string, Record<string, any>>();

@@ -51,6 +51,21 @@ function monthSql(column: string, r: Range, d: Dialect): Fragment {
 }
 
 /**
+ * For month buckets: a CASE over `column` giving `value(t)` of the UTC instant `t` (ms) its bucket starts at, or the
+ * range's start where that is later (the first bucket of a range starting mid-month). Null for the other intervals,
+ * whose bucket arithmetic is cheap as it is, and past MONTH_ARMS months.
+ */
+export function monthStartSql(r: Range, column: string, value: (utcMs: number) => Fragment, d: Dialect = DUCKDB): Fragment | null {
+  const starts = bucketLabels(r, 'month');
+  if (starts.length > MONTH_ARMS) return null;
+  const col = ident(column);
+  const from = Date.parse(r.fromUtc);
+  const at = starts.map((day) => Math.max(startOfDayUtc(day, r.timezone), from));
+  const whens = starts.slice(1).map((day, i) => sql`WHEN ${col} < ${d.timestamp(iso(startOfDayUtc(day, r.timezone)))} THEN ${value(at[i]!)}`);
+  return whens.length ? sql`CASE ${join(whens, ' ')} ELSE ${value(at[at.length - 1]!)} END` : value(at[0]!);
+}
+
+/**
  * The local bucket start of a UTC TIMESTAMP column, as BIGINT microseconds of local wall-clock time
  * (grouping on integers; format once per group with bucketLabelSql). Weeks start on Monday: day 0,
  * 1970-01-01, was a Thursday.

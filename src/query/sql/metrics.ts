@@ -7,7 +7,8 @@ import { frag, type Fragment } from '../../storage/sql.ts';
  * `marked`: events flagged first of their visitor / visit in range for the grouping (query/plan/marked-sources.ts).
  * `attr_visits`, `attr_events`: visits (events) flagged first in range (on the page) and `changed` where their visitor
  *   showed more than one value of the grouped attributes (query/plan/attr-marked-sources.ts).
- * `first_visits`: visits flagged first in range, grouped by attributes no visitor showed two values of.
+ * `first_visits`: visits flagged first in range: the whole scope or its chart buckets, or grouped by attributes no
+ *   visitor showed two values of.
  * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
  * `orders`: one row per order, revenue as DOUBLE, currency upper-cased (query/plan/orders-source.ts).
  * `completions`: one row per event and goal it completes, the goal as goal_name (query/plan/completions-source.ts).

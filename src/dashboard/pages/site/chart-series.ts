@@ -1,7 +1,7 @@
 // The main chart's data: the charted metric per bucket, which bucket is still running (drawn dashed), future
 // buckets left empty, bucket labels, and the days a dragged selection covers.
 import type { Chart, Interval, Point, Revenue } from '../../api/types.ts';
-import { addDays, fmtDay, hourIn, monthEnd } from '../../components/dates.ts';
+import { addDays, fmtDay, fmtWith, hourIn, monthEnd } from '../../components/dates.ts';
 import { fmtDuration, fmtMoney, fmtNumber, fmtPercent } from '../../components/format.ts';
 import type { ChartMetric } from './query-state.ts';
 
@@ -53,7 +53,7 @@ export function buildSeries(chart: Chart, metric: ChartMetric, today: string, ti
 
 export function bucketLabel(date: string, interval: Interval): string {
   if (interval === 'hour') return `${date.slice(11, 13)}:00`;
-  if (interval === 'month') return new Date(`${date.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+  if (interval === 'month') return fmtWith('en', { month: 'short', year: '2-digit', timeZone: 'UTC' }, new Date(`${date.slice(0, 10)}T00:00:00Z`));
   return fmtDay(date.slice(0, 10));
 }
 
