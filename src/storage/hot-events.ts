@@ -27,26 +27,38 @@ function monthSpan(month: string): [string, string] {
   return [`${month}-01 00:00:00`, `${next}-01 00:00:00`];
 }
 
+let flushSeq = 0;
+
 /**
  * Writes the hot events (of `siteId`, or of every site) to Parquet files, one per site and month, appended to
  * `written`, and deletes them from the table, in the caller's transaction (writingFiles: the files become
- * visible when it commits). Returns the number of events written. Each file's rows are picked by a time range,
- * which DuckDB tests on the ts column alone while scanning (a month computed per row read every column, for
- * every month, and made this several times slower).
+ * visible when it commits). Returns the number of events written. The rows are sorted once into a temp table,
+ * where each month is one contiguous stretch: the table keeps an import's rows in arrival order (visitor by
+ * visitor), so every month's file picked from it by a time range decoded every hot row again, then sorted its
+ * own; 13 months of a million rows cost ~9.3 s of CPU that way against ~6.8 s sorted once (bench/import.ts).
  */
 export async function flushHotEvents(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId?: string): Promise<number> {
   const where = siteId === undefined ? frag('') : sql` WHERE site_id = ${siteId}`;
-  const parts = await tx.query<FileStats & { site_id: string; month: string }>(
-    `SELECT site_id, strftime(ts, '%Y-%m') AS month, count(*)::BIGINT AS rows, min(ts)::VARCHAR AS min_ts, max(ts)::VARCHAR AS max_ts
-     FROM events${where.sql} GROUP BY ALL ORDER BY ALL`, where.params as Param[]);
-  let rows = 0;
-  for (const { site_id, month, ...stats } of parts) {
-    const [from, to] = monthSpan(month);
-    await writePartition(tx, manifest, written, 'events', site_id, month,
-      sql`SELECT ${frag(STORED_EVENT_COLUMNS)} FROM events WHERE site_id = ${site_id} AND ts >= ${from}::TIMESTAMP AND ts < ${to}::TIMESTAMP`,
-      { ...stats, rows: Number(stats.rows) });
-    rows += Number(stats.rows);
+  const [{ n }] = await tx.query<{ n: number }>(`SELECT count(*)::BIGINT AS n FROM events${where.sql}`, where.params as Param[]);
+  if (!Number(n)) return 0;
+  const sorted = `hot_flush_${++flushSeq}`;
+  await tx.exec(`CREATE TEMP TABLE ${sorted} AS SELECT ${STORED_EVENT_COLUMNS} FROM events${where.sql} ORDER BY site_id, ts`, where.params as Param[]);
+  try {
+    const parts = await tx.query<FileStats & { site_id: string; month: string }>(
+      `SELECT site_id, strftime(ts, '%Y-%m') AS month, count(*)::BIGINT AS rows, min(ts)::VARCHAR AS min_ts, max(ts)::VARCHAR AS max_ts
+       FROM ${sorted} GROUP BY ALL ORDER BY ALL`);
+    let rows = 0;
+    for (const { site_id, month, ...stats } of parts) {
+      const [from, to] = monthSpan(month);
+      // The month's stretch of the sorted table: its zone maps skip the rest, and it is in time order already.
+      await writePartition(tx, manifest, written, 'events', site_id, month,
+        sql`SELECT * FROM ${frag(sorted)} WHERE site_id = ${site_id} AND ts >= ${from}::TIMESTAMP AND ts < ${to}::TIMESTAMP`,
+        { ...stats, rows: Number(stats.rows) }, { presorted: true });
+      rows += Number(stats.rows);
+    }
+    await tx.exec(`DELETE FROM events${where.sql}`, where.params as Param[]);
+    return rows;
+  } finally {
+    await tx.exec(`DROP TABLE IF EXISTS ${sorted}`).catch(() => {});
   }
-  if (rows) await tx.exec(`DELETE FROM events${where.sql}`, where.params as Param[]);
-  return rows;
 }
