@@ -23,20 +23,18 @@ export type ImportVisits = {
 };
 
 /**
- * `rows`: a FROM-able relation of staged import rows (visit_id null) of one site, or (`table`) a temp table of
- * them that becomes the load's staging table as it is (dropped with the others). `nonce` names the visits
+ * `rows`: a FROM-able relation of staged import rows (visit_id null) of one site. `nonce` names the visits
  * the import opens apart from every other import's.
  */
 export async function sessionizeImport(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId: string,
-  rows: { sql: string; params: unknown[]; table?: boolean }, nonce: string): Promise<ImportVisits> {
+  rows: { sql: string; params: unknown[] }, nonce: string): Promise<ImportVisits> {
   const n = ++seq;
   const t = (name: string) => `import_${name}_${n}`;
-  const [bounds, cands, items, assigned, merges, keyed] = ['bounds', 'cands', 'items', 'assigned', 'merges', 'keyed'].map(t) as string[] as [string, string, string, string, string, string];
-  const staged = rows.table ? rows.sql : t('staged');
+  const [staged, bounds, cands, items, assigned, merges, keyed] = ['staged', 'bounds', 'cands', 'items', 'assigned', 'merges', 'keyed'].map(t) as string[] as [string, string, string, string, string, string, string];
   const drop = async () => { for (const x of [staged, bounds, cands, items, assigned, merges, keyed]) await tx.exec(`DROP TABLE IF EXISTS ${x}`).catch(() => {}); };
   const replaced: ParquetFile[] = [];
   try {
-    if (!rows.table) await tx.exec(`CREATE TEMP TABLE ${staged} AS SELECT * FROM ${rows.sql}`, rows.params as any[]);
+    await tx.exec(`CREATE TEMP TABLE ${staged} AS SELECT * FROM ${rows.sql}`, rows.params as any[]);
     await tx.exec(`CREATE TEMP TABLE ${bounds} AS SELECT visitor_id, min(ts) AS lo, max(ts) AS hi FROM ${staged} GROUP BY ALL`);
 
     // Stored visits that may be within reach. The visitor's latest visit is in visitor_history; older ones

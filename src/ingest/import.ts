@@ -1,7 +1,8 @@
 // Bulk import (contract §6): a streamed body in one of the import formats → validated, enriched rows in a
-// staging table, read in chunks while the body is parsed (import-staging.ts) → sessionized with the visitor's
-// stored visits and loaded by DuckDB through the same load path as live events, in one transaction.
+// staging file → sessionized with the visitor's stored visits and loaded by DuckDB through the same load
+// path as live events, in one transaction.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isOutOfMemory, type Database, type Tx } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
@@ -10,9 +11,9 @@ import { randomHex } from '../security/tokens.ts';
 import { log } from '../log.ts';
 import { load } from './load-sql.ts';
 import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
-import { deleteErasedSince } from '../storage/erase-visitor.ts';
-import { toLine } from './log-format.ts';
-import { ImportStaging } from './import-staging.ts';
+import { frag } from '../storage/sql.ts';
+import { withoutErasedSince } from '../storage/erase-visitor.ts';
+import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
 import { bodyBytes } from './import-formats/body-lines.ts';
@@ -27,8 +28,7 @@ const MAX_ERRORS = 100;
  * Parquet at once, as the loader writes live events: its files are few and small either way.
  */
 export const HOT_IMPORT_MIN_EVENTS = 1000;
-/** Enriched lines per chunk of the staging table (import-staging.ts): ~7 chunks in a 50,000-line request. */
-const FLUSH_CHARS = 2 << 20;
+const FLUSH_CHARS = 1 << 20;
 
 /** `skipped`: lines left out on purpose by a tool's format (assets, bots, redirects…); absent for ndjson. */
 export type ImportResult = { imported: number; rejected: number; skipped?: number; errors: { line: number; error: string }[] };
@@ -60,9 +60,10 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
   const startedAtMs = Date.now();
   const nonce = randomHex(8);
   const dir = stagingDir(db.dataDir);
+  const file = join(dir, `${nonce}.ndjson`);
   mkdirSync(dir, { recursive: true });
   const visitorOf = importVisitors(site.id, await importSecret(db, serial, site.id), opts.liveSalt);
-  const staging = new ImportStaging(db, dir, nonce);
+  const fd = await open(file, 'w');
   const result: ImportResult = format === 'ndjson' ? { imported: 0, rejected: 0, errors: [] } : { imported: 0, rejected: 0, skipped: 0, errors: [] };
   const reject = (line: number, error: string) => {
     result.rejected++;
@@ -90,29 +91,28 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         reject(item.line, err instanceof ApiError ? err.message : 'Could not process this event');
       }
       if (bufChars >= FLUSH_CHARS) {
-        await staging.add(buf.join('\n') + '\n');
+        await fd.write(buf.join('\n') + '\n');
         buf = [];
         bufChars = 0;
       }
     }
     onBodyRead?.();
-    if (buf.length) await staging.add(buf.join('\n') + '\n');
+    if (buf.length) await fd.write(buf.join('\n') + '\n');
+    await fd.close();
     const read = performance.now();
     if (result.imported) {
       let visits: Awaited<ReturnType<typeof sessionizeImport>> | undefined;
       // The source names the table `before` builds, read when the load starts (after it).
       const hot = result.imported >= HOT_IMPORT_MIN_EVENTS;
       const source = { get sql() { return visits!.source; }, params: [], table: true, hot };
-      await staging.finish((session, table) => load(db, serial, manifest, source, async (tx) => {
+      await load(db, serial, manifest, source, async (tx) => {
         await visits!.drop();
         await opts.record?.(result, tx);
       }, {
-        session,
         before: async (tx, written) => {
-          await tx.exec(deleteErasedSince(table), [startedAtMs]);
-          visits = await sessionizeImport(tx, manifest, written, site.id, { sql: table, params: [], table: true }, nonce);
+          visits = await sessionizeImport(tx, manifest, written, site.id, frag(withoutErasedSince(readLogSql), [[file], startedAtMs]), nonce);
         },
-      })).catch((e) => {
+      }).catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;
@@ -124,7 +124,8 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
-    await staging.abort();
+    await fd.close().catch(() => {});
+    rmSync(file, { force: true });
   }
 }
 

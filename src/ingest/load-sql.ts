@@ -131,15 +131,13 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
  * One load in its own transaction behind the other analytics writes (source null: nothing to load);
  * `after` adds the caller's own bookkeeping to the same transaction. The new files become visible to queries once it commits.
  * `threads` limits DuckDB's worker threads for the load (Database.withThreads); `before` prepares the source in the
- * same transaction (an import's visits, import-visits.ts). `session`: the transaction runs on that connection
- * (Database.session), whose temp tables the source may name.
+ * same transaction (an import's visits, import-visits.ts).
  */
 export function load(
   db: Database, serial: Serial, manifest: ParquetManifest, source: LoadSource | null,
-  after?: (tx: Tx, rows: number) => Promise<void>,
-  opts: { threads?: number; before?: (tx: Tx, written: ParquetFile[]) => Promise<void>; session?: Pick<Database, 'transaction'> } = {},
+  after?: (tx: Tx, rows: number) => Promise<void>, opts: { threads?: number; before?: (tx: Tx, written: ParquetFile[]) => Promise<void> } = {},
 ): Promise<number> {
-  const run = () => writingFiles(opts.session ?? db, manifest, async (tx, written) => {
+  const run = () => writingFiles(db, manifest, async (tx, written) => {
     await opts.before?.(tx, written);
     const rows = source ? await loadRows(tx, manifest, written, source) : 0;
     await after?.(tx, rows);

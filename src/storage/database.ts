@@ -177,18 +177,16 @@ export class Database {
 
   /** Run fn on one connection inside BEGIN/COMMIT; rolled back if fn throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.withConnection((c) => inTransaction(c, fn), false);
-  }
-
-  /**
-   * `fn` with one connection of the pool to itself: statements in autocommit and then transactions on the same
-   * connection, so temp tables filled before a transaction (an import's rows, read while its body is still
-   * parsed) are there in it. Holds a connection of the pool until `fn` ends: keep it short.
-   */
-  session<T>(fn: (s: Session) => Promise<T>): Promise<T> {
-    return this.withConnection((c) => {
-      const tx = new Tx(c);
-      return fn({ query: (q, p) => tx.query(q, p), exec: (q, p) => tx.exec(q, p), transaction: (f) => inTransaction(c, f) });
+    return this.withConnection(async (c) => {
+      await c.run('BEGIN TRANSACTION');
+      try {
+        const out = await fn(new Tx(c));
+        await c.run('COMMIT');
+        return out;
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => {});
+        throw e;
+      }
     }, false);
   }
 
@@ -205,21 +203,6 @@ export class Database {
  * statement is synchronous, both on the JS thread (a load's ~30 statements cost the event route ~3% of its
  * main-thread time that way).
  */
-/** One connection held by Database.session: statements in autocommit, or a transaction. */
-export type Session = Pick<Tx, 'query' | 'exec'> & Pick<Database, 'transaction'>;
-
-async function inTransaction<T>(c: DuckDBConnection, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  await c.run('BEGIN TRANSACTION');
-  try {
-    const out = await fn(new Tx(c));
-    await c.run('COMMIT');
-    return out;
-  } catch (e) {
-    await c.run('ROLLBACK').catch(() => {});
-    throw e;
-  }
-}
-
 export class Tx {
   constructor(private c: DuckDBConnection) {}
   async query<T extends Row = Row>(sql: string, params: Param[] = []): Promise<T[]> {

@@ -25,12 +25,13 @@ export const withoutErased = (source: string) => `(SELECT l.* FROM ${source} l A
   ON x.site_id = l.site_id AND x.visitor_id = l.visitor_id AND l.ts <= x.erased_at)`;
 
 /**
- * Deletes from an import's staged rows (a temp table, `?` bound to the instant the import began, ms) those of
- * visitors erased since: an import running while an erasure ran must not bring the visitor back. Erasures before
- * the import began do not apply: what is imported after an erasure is new data, as for live events.
+ * Rows of an import's staging relation (its values bound first), without those of visitors erased since the
+ * import began (`?` bound to that instant, ms): an import running while an erasure ran must not bring the
+ * visitor back. Erasures before the import began do not apply: what is imported after an erasure is new data,
+ * as for live events.
  */
-export const deleteErasedSince = (table: string) => `DELETE FROM ${table} l USING visitor_erasures x
-  WHERE x.site_id = l.site_id AND x.visitor_id = l.visitor_id AND x.erased_at >= epoch_ms(?::BIGINT)`;
+export const withoutErasedSince = (source: string) => `(SELECT l.* FROM ${source} l ANTI JOIN visitor_erasures x
+  ON x.site_id = l.site_id AND x.visitor_id = l.visitor_id AND x.erased_at >= epoch_ms(?::BIGINT))`;
 
 type Hit = { path: string; rows: number[]; min_ts: string | null; max_ts: string | null };
 

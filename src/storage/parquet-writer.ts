@@ -31,7 +31,7 @@ export type FileStats = { rows: number; min_ts: string; max_ts: string };
  * Runs `fn` in one transaction with the list its writes append to: the files become visible to queries
  * once the transaction commits, and are deleted if it fails (they would be unregistered orphans).
  */
-export async function writingFiles<T>(db: Pick<Database, 'transaction'>, manifest: ParquetManifest, fn: (tx: Tx, written: ParquetFile[]) => Promise<T>): Promise<T> {
+export async function writingFiles<T>(db: Database, manifest: ParquetManifest, fn: (tx: Tx, written: ParquetFile[]) => Promise<T>): Promise<T> {
   const written: ParquetFile[] = [];
   try {
     const out = await db.transaction((tx) => fn(tx, written));
