@@ -27,12 +27,25 @@ function monthSpan(month: string): [string, string] {
   return [`${month}-01 00:00:00`, `${next}-01 00:00:00`];
 }
 
+let flushSeq = 0;
+
+/**
+ * Rows sorted at once while flushing: a slice of consecutive months. The hot table is not checkpointed (its rows
+ * sit uncompressed in DuckDB's memory), so sorting all of a million beside it spilled to disk under a 1 GB
+ * DUCKDB_MEMORY_LIMIT (one 11.7 s statement at load ~8); a quarter of that stays in memory.
+ */
+const SLICE_ROWS = 250_000;
+
 /**
  * Writes the hot events (of `siteId`, or of every site) to Parquet files, one per site and month, appended to
  * `written`, and deletes them from the table, in the caller's transaction (writingFiles: the files become
- * visible when it commits). Returns the number of events written. Each file's rows are picked by a time range,
- * which DuckDB tests on the ts column alone while scanning (a month computed per row read every column, for
- * every month, and made this several times slower).
+ * visible when it commits). Returns the number of events written. The table keeps an import's rows in arrival
+ * order (visitor by visitor), so every month's rows are spread over all of it: picking each month's file by a
+ * time range decoded every hot row once per month (13 times for a year). Consecutive months are sorted
+ * together into a temp table instead, a slice of about SLICE_ROWS rows at a time, and each month's file is its
+ * stretch of the slice, already in time order. Ranges of ts are what DuckDB tests on that column alone while
+ * scanning (a month computed per row read every column). The gain is small: bench/hot-flush.ts, a million rows,
+ * 7.0–8.6 s of CPU against 8.0–8.8 s (load ~6); encoding the Parquet files is most of a flush.
  */
 export async function flushHotEvents(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId?: string): Promise<number> {
   const where = siteId === undefined ? frag('') : sql` WHERE site_id = ${siteId}`;
@@ -40,13 +53,44 @@ export async function flushHotEvents(tx: Tx, manifest: ParquetManifest, written:
     `SELECT site_id, strftime(ts, '%Y-%m') AS month, count(*)::BIGINT AS rows, min(ts)::VARCHAR AS min_ts, max(ts)::VARCHAR AS max_ts
      FROM events${where.sql} GROUP BY ALL ORDER BY ALL`, where.params as Param[]);
   let rows = 0;
-  for (const { site_id, month, ...stats } of parts) {
-    const [from, to] = monthSpan(month);
-    await writePartition(tx, manifest, written, 'events', site_id, month,
-      sql`SELECT ${frag(STORED_EVENT_COLUMNS)} FROM events WHERE site_id = ${site_id} AND ts >= ${from}::TIMESTAMP AND ts < ${to}::TIMESTAMP`,
-      { ...stats, rows: Number(stats.rows) });
-    rows += Number(stats.rows);
+  for (const slice of slices(parts)) {
+    const sorted = `hot_flush_${++flushSeq}`;
+    const [from] = monthSpan(slice[0]!.month);
+    const [, to] = monthSpan(slice[slice.length - 1]!.month);
+    const site = slice[0]!.site_id;
+    const fill = sql`CREATE TEMP TABLE ${frag(sorted)} AS SELECT ${frag(STORED_EVENT_COLUMNS)} FROM events
+      WHERE site_id = ${site} AND ts >= ${from}::TIMESTAMP AND ts < ${to}::TIMESTAMP ORDER BY ts`;
+    await tx.exec(fill.sql, fill.params);
+    try {
+      for (const { site_id, month, ...stats } of slice) {
+        const [a, b] = monthSpan(month);
+        await writePartition(tx, manifest, written, 'events', site_id, month,
+          sql`SELECT * FROM ${frag(sorted)} WHERE ts >= ${a}::TIMESTAMP AND ts < ${b}::TIMESTAMP`,
+          { ...stats, rows: Number(stats.rows) }, { presorted: true });
+        rows += Number(stats.rows);
+      }
+    } finally {
+      await tx.exec(`DROP TABLE IF EXISTS ${sorted}`).catch(() => {});
+    }
   }
   if (rows) await tx.exec(`DELETE FROM events${where.sql}`, where.params as Param[]);
   return rows;
+}
+
+/** `parts` (ordered by site and month) cut into runs of one site's consecutive months of about SLICE_ROWS rows. */
+export function slices<T extends { site_id: string; rows: number | bigint }>(parts: T[]): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let n = 0;
+  for (const p of parts) {
+    if (cur.length && (cur[0]!.site_id !== p.site_id || n + Number(p.rows) > SLICE_ROWS)) {
+      out.push(cur);
+      cur = [];
+      n = 0;
+    }
+    cur.push(p);
+    n += Number(p.rows);
+  }
+  if (cur.length) out.push(cur);
+  return out;
 }
