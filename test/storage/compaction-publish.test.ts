@@ -3,9 +3,7 @@
 // A merge once published its new file, then awaited DuckDB's thread reset before retiring the files it
 // replaced: a query planned in between read the merged file and its parts, and counted their visits twice.
 import { afterAll, expect, test } from 'bun:test';
-import { startServer } from '../helpers/server.ts';
-import { setupAccount } from '../helpers/api.ts';
-import { importAll } from '../helpers/import.ts';
+import { threeJuneFiles } from '../helpers/june-files.ts';
 import { queryStored } from '../helpers/inspect-db.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
@@ -16,16 +14,9 @@ import { tableSource } from '../../src/storage/sources.ts';
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => { for (const c of cleanups) await c(); });
 
-const line = (ts: string, uid: string) => ({ url: 'https://example.com/', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' });
-
 test('at every step of a compaction that moves visits and merges their files, each visit counts once', async () => {
-  const srv = await startServer();
+  const { srv, site } = await threeJuneFiles();
   cleanups.push(() => srv.cleanup());
-  const acct = await setupAccount(srv.url);
-  // Three imports: three one-visit files of June (each import compacts; three files are not yet a merge).
-  for (let i = 1; i <= 3; i++) await importAll(srv.url, acct, [line(`2026-06-0${i}T12:00:00Z`, `u${i}`)]);
-  await srv.stop();
-  const site = acct.site.id;
   expect(await queryStored(srv.dataDir, `SELECT count(*)::INTEGER AS n FROM parquet_files WHERE site_id = ? AND tbl = 'visits'`, [site])).toEqual([{ n: 3 }]);
 
   const db = await Database.open(srv.dataDir, 2, '512MB');

@@ -4,8 +4,7 @@
 import { afterAll, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { startServer } from '../helpers/server.ts';
-import { setupAccount } from '../helpers/api.ts';
-import { importAll } from '../helpers/import.ts';
+import { threeJuneFiles } from '../helpers/june-files.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { Compactor } from '../../src/storage/compaction.ts';
@@ -16,21 +15,14 @@ import { Snapshot } from '../../src/storage/snapshot.ts';
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => { for (const c of cleanups) await c(); });
 
-const line = (ts: string, uid: string) => ({ url: 'https://example.com/', timestamp: ts, visitor_uid: uid, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' });
-
 async function until(cond: () => boolean, ms = 5_000) {
   for (const end = Date.now() + ms; !cond() && Date.now() < end;) await Bun.sleep(10);
   return cond();
 }
 
 test('a snapshot reads the files and hot rows it was pinned to across a compaction, and its files outlive the grace period until it ends', async () => {
-  const srv = await startServer();
+  const { srv, site } = await threeJuneFiles();
   cleanups.push(() => srv.cleanup());
-  const acct = await setupAccount(srv.url);
-  // Three one-visit files of June (each import compacts; three files are not yet a merge).
-  for (let i = 1; i <= 3; i++) await importAll(srv.url, acct, [line(`2026-06-0${i}T12:00:00Z`, `u${i}`)]);
-  await srv.stop();
-  const site = acct.site.id;
 
   const db = await Database.open(srv.dataDir, 4, '512MB');
   try {
