@@ -20,8 +20,18 @@ export async function hotEventRows(tx: Pick<Tx, 'query'>): Promise<number> {
   return Number(n);
 }
 
+const hotWhere = (siteId?: string) => (siteId === undefined ? frag('') : sql` WHERE site_id = ${siteId}`);
+
+/** The hot events per site and month (of `siteId`, or of every site), with each month's row count and time span. */
+export function hotMonths(tx: Pick<Tx, 'query'>, siteId?: string) {
+  const where = hotWhere(siteId);
+  return tx.query<FileStats & { site_id: string; month: string }>(
+    `SELECT site_id, strftime(ts, '%Y-%m') AS month, count(*)::BIGINT AS rows, min(ts)::VARCHAR AS min_ts, max(ts)::VARCHAR AS max_ts
+     FROM events${where.sql} GROUP BY ALL ORDER BY ALL`, where.params as Param[]);
+}
+
 /** [start, end) of a 'YYYY-MM' month, as DuckDB timestamps' text. */
-function monthSpan(month: string): [string, string] {
+export function monthSpan(month: string): [string, string] {
   const [y, m] = month.split('-').map(Number);
   const next = new Date(Date.UTC(y!, m!, 1)).toISOString().slice(0, 7);
   return [`${month}-01 00:00:00`, `${next}-01 00:00:00`];
@@ -48,10 +58,8 @@ const SLICE_ROWS = 250_000;
  * 7.0–8.6 s of CPU against 8.0–8.8 s (load ~6); encoding the Parquet files is most of a flush.
  */
 export async function flushHotEvents(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId?: string): Promise<number> {
-  const where = siteId === undefined ? frag('') : sql` WHERE site_id = ${siteId}`;
-  const parts = await tx.query<FileStats & { site_id: string; month: string }>(
-    `SELECT site_id, strftime(ts, '%Y-%m') AS month, count(*)::BIGINT AS rows, min(ts)::VARCHAR AS min_ts, max(ts)::VARCHAR AS max_ts
-     FROM events${where.sql} GROUP BY ALL ORDER BY ALL`, where.params as Param[]);
+  const where = hotWhere(siteId);
+  const parts = await hotMonths(tx, siteId);
   let rows = 0;
   for (const slice of slices(parts)) {
     const sorted = `hot_flush_${++flushSeq}`;
