@@ -20,24 +20,32 @@ const SIDE_OPTIONS = (rowGroup: number) => `FORMAT parquet, COMPRESSION lz4, ROW
 export type ParquetBody = { chunks: AsyncGenerator<Uint8Array>; close: () => Promise<void> };
 
 /**
- * Opens every file the export reads before the first byte leaves (a stored file replaced meanwhile, by a
- * merge, retention or an erasure, stays readable through its descriptor) and writes the DuckDB piece.
+ * Lists the files the export reads and writes the DuckDB piece from one state (writePiece), then opens every
+ * listed file before the first byte leaves; a view of the manifest held until `close` keeps each listed file on
+ * disk meanwhile (a merge, retention or an erasure that replaces one deletes it only after), as the side files
+ * read them by path.
  */
 export async function parquetExport(ctx: AppContext, site: Site, q: ExportQuery, range: Window | undefined): Promise<ParquetBody> {
   const held: FileHandle[] = [];
-  const close = async () => { for (const fd of held.splice(0)) await fd.close().catch(() => {}); };
+  const view = ctx.parquet.view();
+  const close = async () => {
+    for (const fd of held.splice(0)) await fd.close().catch(() => {});
+    view.release();
+  };
   try {
-    const { inside, edges } = range
-      ? ctx.parquet.split(q.table, site.id, range)
-      : { inside: ctx.parquet.files(q.table, site.id).map((f) => ctx.parquet.rel(f)), edges: [] };
+    let inside: string[] = [];
+    const restFd = await writePiece(ctx, (files) => {
+      const split = range ? files.split(q.table, site.id, range) : { inside: files.files(q.table, site.id).map((f) => files.rel(f)), edges: [] };
+      inside = split.inside;
+      return selectSql(site, q, range, split.edges.map((p) => files.abs(p)));
+    }, 'parquet', true);
+    held.push(restFd);
     const stored: SpliceFile[] = [];
     for (const rel of inside) {
       const fd = await open(ctx.parquet.abs(rel), 'r');
       held.push(fd);
       stored.push(await openSpliceFile(fd));
     }
-    const restFd = await writePiece(ctx, selectSql(ctx, site, q, range, edges.map((p) => ctx.parquet.abs(p))), 'parquet', true);
-    held.push(restFd);
     const rest = await openSpliceFile(restFd);
     const template = rest.footer;
     const identity = (file: SpliceFile): SplicePart => ({ columns: Object.fromEntries(template.columns.map((c) => [c.name, { file, column: c.name }])) });
@@ -59,7 +67,7 @@ export async function parquetExport(ctx: AppContext, site: Site, q: ExportQuery,
         if (!(e instanceof SpliceMismatch)) throw e;
         // A file of another layout (an older server's) goes through DuckDB like the rest.
         log.info('export: stored file re-encoded instead of copied', { file: path, reason: e.message });
-        const fd = await writePiece(ctx, selectSql(ctx, site, q, undefined, [path], false), 'parquet', true);
+        const fd = await writePiece(ctx, selectSql(site, q, undefined, [path], false), 'parquet', true);
         held.push(fd);
         return identity(await openSpliceFile(fd));
       }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { CSV_COPY_OPTIONS } from '../http/csv.ts';
-import { sqlPath, TIME_COL } from '../storage/parquet-layout.ts';
+import { sqlPath, TIME_COL, type ParquetManifest } from '../storage/parquet-layout.ts';
+import { consistentRead } from '../storage/snapshot.ts';
 import { EXPORT_COLUMNS, selectItem, type ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
 
@@ -24,11 +25,11 @@ export const exportDir = (dataDir: string) => join(dataDir, 'exports');
 export type Window = { fromUtc: string; toUtc: string };
 
 /**
- * The export's SELECT over `window`. COPY takes no parameters, so every value is spliced, and each is ours:
- * the site id (a UUID from the site cache), ISO instants computed from validated dates, registered file paths.
+ * The export's SELECT over `window`, reading `files` (absolute paths) and the hot table. COPY takes no
+ * parameters, so every value is spliced, and each is ours: the site id (a UUID from the site cache), ISO
+ * instants computed from validated dates, registered file paths.
  */
-export function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: Window | undefined,
-  files = ctx.parquet.files(q.table, site.id, window), withHot = true): string {
+export function selectSql(site: Site, q: ExportQuery, window: Window | undefined, files: string[], withHot = true): string {
   const col = TIME_COL[q.table];
   const where = window ? ` AND ${col} >= '${window.fromUtc}'::TIMESTAMP AND ${col} < '${window.toUtc}'::TIMESTAMP` : '';
   const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}${withHot ? '' : ' AND false'}`;
@@ -39,14 +40,32 @@ export function selectSql(ctx: AppContext, site: Site, q: ExportQuery, window: W
   return `SELECT ${EXPORT_COLUMNS[q.table].map((c) => selectItem(c, q.format)).join(', ')} FROM ${source}`;
 }
 
-/** Writes one piece and opens it; the file is unlinked once open (gone when its descriptor closes). */
-export async function writePiece(ctx: AppContext, sql: string, format: ExportFormat, header: boolean, options?: string): Promise<FileHandle> {
+/** The export's SELECT over `window` from a file list (and the hot table of the same state). */
+export const windowSql = (site: Site, q: ExportQuery, window: Window | undefined) =>
+  (files: ParquetManifest) => selectSql(site, q, window, files.files(q.table, site.id, window));
+
+/**
+ * Writes one piece and opens it; the file is unlinked once open (gone when its descriptor closes). A piece of
+ * stored rows builds its `sql` from the file list of the state its COPY reads (consistentRead): a compaction
+ * that moves hot rows to a new file meanwhile leaves each row in the piece once, and no file it lists is deleted
+ * while it runs. A string reads what it names (one stored file the caller keeps on disk).
+ */
+export async function writePiece(ctx: AppContext, sql: string | ((files: ParquetManifest) => string), format: ExportFormat, header: boolean, options?: string): Promise<FileHandle> {
   const dir = exportDir(ctx.config.dataDir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${crypto.randomUUID()}.${format}`);
+  const delay = ctx.config.testStatementDelayMs;
   try {
     options ??= format === 'csv' && !header ? COPY_OPTIONS.csv.replace('HEADER true', 'HEADER false') : COPY_OPTIONS[format];
-    await ctx.db.exec(`COPY (${sql}) TO ${sqlPath(path)} (${options})`);
+    const copy = (text: string) => `COPY (${text}) TO ${sqlPath(path)} (${options})`;
+    if (typeof sql === 'string') await ctx.db.exec(copy(sql));
+    // Answered again (the same path, overwritten) when a publication crossed the first COPY.
+    else await consistentRead(ctx.db, ctx.parquet, async (files, reader) => {
+      const text = sql(files);
+      // Test hook (TERN_TEST_STATEMENT_DELAY_MS): lets a publication fall between listing the files and the COPY.
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      await reader.query(copy(text));
+    });
     return await open(path, 'r');
   } finally {
     rmSync(path, { force: true });

@@ -12,7 +12,7 @@ import { dayRange } from '../query/parse/period.ts';
 import type { ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
 import { parquetExport } from './export-parquet.ts';
-import { exportDir, selectSql, writePiece, type Window } from './export-pieces.ts';
+import { exportDir, windowSql, writePiece, type Window } from './export-pieces.ts';
 import { collectGarbage } from '../runtime/index.ts';
 import { log } from '../log.ts';
 
@@ -114,11 +114,11 @@ export async function exportData(ctx: AppContext, site: Site, q: ExportQuery): P
   } else {
     const todo = pieces(ctx, site, q, range);
     const write = () => {
-      const w = todo.length ? writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, false) : undefined;
+      const w = todo.length ? writePiece(ctx, windowSql(site, q, todo.shift()), q.format, false) : undefined;
       w?.catch(() => {});
       return w;
     };
-    let fd: FileHandle | undefined = await writePiece(ctx, selectSql(ctx, site, q, todo.shift()), q.format, true);
+    let fd: FileHandle | undefined = await writePiece(ctx, windowSql(site, q, todo.shift()), q.format, true);
     let next = write();
     const close = () => {
       const f = fd; fd = undefined; void f?.close();
