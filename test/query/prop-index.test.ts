@@ -122,6 +122,18 @@ test('the index path is taken: a row only the index holds shows there, not in th
   const q = { date_range: '30d', metrics: ['visitors', 'events'], dimensions: ['event:props:plan'], filters: [['is', 'event:props:plan', ['only-in-index']]] };
   expect((await query(q)).results).toEqual([{ dimensions: ['only-in-index'], metrics: [1, 1] }]);
   expect((await query({ ...q, filters: [...q.filters, EVERY_EVENT] })).results).toEqual([]);
+  // The key list with visitors reads the index too (42 is no visitor of the events: one more visitor under plan).
+  const keyList = { date_range: '30d', metrics: ['visitors'], dimensions: ['event:props'] };
+  const visitorsOf = (a: Awaited<ReturnType<typeof query>>) => a.results.find((r: { dimensions: string[] }) => r.dimensions[0] === 'plan')?.metrics[0];
+  expect(visitorsOf(await query(keyList))).toBe(visitorsOf(await query({ ...keyList, filters: [EVERY_EVENT] })) + 1);
+  // Shapes the index cannot answer keep the scan: "(none)" in the answer, another key's filter, a metric it lacks.
+  const scans = [
+    { date_range: '30d', metrics: ['visitors'], dimensions: ['event:props:plan'], pagination: { limit: 100 } },
+    { date_range: '30d', metrics: ['visitors'], dimensions: ['event:props:plan'], filters: [['is_not', 'event:props:plan', ['pro']]], pagination: { limit: 100 } },
+    { date_range: '30d', metrics: ['visitors'], dimensions: ['event:props:plan'], filters: [['is_not', 'event:props:button', ['(none)']]], pagination: { limit: 100 } },
+    { date_range: '30d', metrics: ['visitors', 'visits'], dimensions: ['event:props:plan'], filters: [['is_not', 'event:props:plan', ['(none)']]], pagination: { limit: 100 } },
+  ];
+  for (const body of scans) expect({ body, stray: (await query(body)).results.some((r: { dimensions: string[] }) => r.dimensions[0] === 'only-in-index') }).toEqual({ body, stray: false });
   await fx.srv.stop();
   await execStored(fx.srv.dataDir, [[`DELETE FROM prop_values WHERE value = 'only-in-index'`, []]]);
   await restart();
