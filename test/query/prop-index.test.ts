@@ -5,7 +5,7 @@ import { expect, test } from 'bun:test';
 import { withServer } from '../helpers/fixture.ts';
 import { startServer } from '../helpers/server.ts';
 import { client } from '../helpers/api.ts';
-import { execStored, queryStored, storedRelation } from '../helpers/inspect-db.ts';
+import { execStored, queryStored, sendEvent, storedRelation } from '../helpers/inspect-db.ts';
 import { importLines } from '../helpers/import.ts';
 import { retentionCutoff } from '../../src/storage/retention.ts';
 
@@ -113,6 +113,21 @@ test('hot events (a large import) and the same events written to Parquet: the in
   await restart();
   await sameAsScan();
 }, 120_000);
+
+test('live events: the loader writes their index rows in the batch that stores them', async () => {
+  const live = { date_range: '30d', metrics: ['visitors', 'events'], dimensions: ['event:props:plan'], filters: [['is', 'event:props:plan', ['live']]] };
+  for (const uid of ['live-1', 'live-1', 'live-2']) {
+    expect(await sendEvent(fx.srv.url, { site_id: fx.a.site.public_id, url: 'https://example.com/live', event_type: 'custom', event_name: 'Click', visitor_uid: uid, properties: { plan: 'live', button: 'x' } })).toBe(202);
+  }
+  const scan = { ...live, filters: [...live.filters, EVERY_EVENT] };
+  for (let i = 0; i < 100 && (await query(scan)).results.length === 0; i++) await Bun.sleep(100);
+  expect((await query(scan)).results).toEqual([{ dimensions: ['live'], metrics: [2, 3] }]);
+  expect((await query(live)).results).toEqual([{ dimensions: ['live'], metrics: [2, 3] }]);
+  await sameAsScan();
+  await fx.srv.stop();
+  indexed = await indexMatchesEvents();
+  await restart();
+}, 60_000);
 
 test('the index path is taken: a row only the index holds shows there, not in the scan', async () => {
   await fx.srv.stop();
