@@ -127,7 +127,7 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
   }
   // Only the events that carry properties can give a key (~16% of them on the benchmark's site): dropping the
   // rest before unnesting spares the unnest and its projection of every other event.
-  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel} WHERE ${dialectOf(s).hasProps()})`;
+  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, ${dialectOf(s).explode(dialectOf(s).propKeys())} AS prop_key FROM ${rel} WHERE ${dialectOf(s).hasProps()})`;
   return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
 }
 
