@@ -1,6 +1,7 @@
 // Registries that summarise the events (paid events, counts per 15-minute slot, events per property key and
-// slot, the property index of (event, key) rows): the loader upserts each batch into them, the migration that creates one backfills it from what is
-// stored (migrations/registry-backfills.ts), and erasure and retention take the events they delete out of them.
+// slot, the property index of (event, key) rows): the loader upserts each batch into them, the migration that
+// creates one backfills it from what is stored (migrations/registry-backfills.ts), and erasure and retention
+// take the events they delete out of them.
 import type { Tx } from './database.ts';
 import type { Fragment } from './sql.ts';
 
