@@ -4,17 +4,18 @@
 // the same run: the same API requests the page made, sent from here all at once (the server's share of the time).
 // It also checks the page's requests went out in parallel (the spread of their start times), and prints the server's
 // CPU time per load (Linux): on a shared machine the figure other work moves least.
-// Usage: bun bench/dashboard.ts [--events 10000000] [--runs 5] [--each (also times each request alone)]
+// Usage: bun bench/dashboard.ts [--events 10000000] [--runs 5] [--each (also times each request alone)] [--data <a copy of the store>]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../test/helpers/server.ts';
 import { launchBrowser } from '../test/tracker/browser.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, each: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, each: { type: 'boolean', default: false }, data: { type: 'string' } } });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
-const DATA_DIR = join(import.meta.dir, 'out', EVENTS === 10_000_000 ? 'query-data' : `query-data-${EVENTS}`);
+// --data: a copy of the store, e.g. one a newer build migrated while the original keeps serving the older build.
+const DATA_DIR = args.data ?? join(import.meta.dir, 'out', EVENTS === 10_000_000 ? 'query-data' : `query-data-${EVENTS}`);
 const META = join(DATA_DIR, 'bench.json');
 if (!existsSync(META)) {
   console.error(`No benchmark data in ${DATA_DIR}: run \`bun bench/query.ts --events ${EVENTS}\` first (it builds and keeps it).`);

@@ -58,14 +58,16 @@ export async function multiplyStore(from: string, factor: number, to: string, me
     }
     // The tables keyed by visitor: one row per copy, each copy made from the originals.
     await db.transaction(async (tx) => {
-      for (const t of ['visitor_history', 'visitors', 'purchases']) await tx.exec(`CREATE TEMP TABLE orig_${t} AS SELECT * FROM ${t}`);
+      for (const t of ['visitor_history', 'visitors', 'purchases', 'prop_values']) await tx.exec(`CREATE TEMP TABLE orig_${t} AS SELECT * FROM ${t}`);
       for (let k = 1; k < factor; k++) {
         const m = `${mask(k)}::BIGINT`;
         await tx.exec(`INSERT INTO visitor_history SELECT * REPLACE (xor(visitor_id, ${m}) AS visitor_id, xor(visit_id, ${m}) AS visit_id) FROM orig_visitor_history`);
         await tx.exec(`INSERT INTO visitors SELECT * REPLACE (uuid() AS id, xor(visitor_id, ${m}) AS visitor_id, uid || '-c${k}' AS uid) FROM orig_visitors`);
         await tx.exec(`INSERT INTO purchases SELECT * REPLACE (xor(visitor_id, ${m}) AS visitor_id, xor(visit_id, ${m}) AS visit_id, order_id || '-c${k}' AS order_id) FROM orig_purchases`);
+        await tx.exec(`INSERT INTO prop_values SELECT * REPLACE (xor(visitor_id, ${m}) AS visitor_id) FROM orig_prop_values`);
       }
       await tx.exec(`UPDATE event_counts SET pageviews = pageviews * ${factor}, events = events * ${factor}`);
+      await tx.exec(`UPDATE prop_key_counts SET events = events * ${factor}`);
     });
   } finally {
     await db.close();

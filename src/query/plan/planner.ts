@@ -16,6 +16,8 @@ import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
 import { stepEventsOf } from './step-events.ts';
 import type { MatchDef } from '../sql/goals-match.ts';
+import type { QueryDim } from '../parse/query-dimensions.ts';
+import { propIndexRows, type PropRows } from './prop-index.ts';
 
 export type { Scope } from './scope.ts';
 
@@ -140,6 +142,14 @@ export class Plan {
     const changed = await anyChanged(this.db, this.scope, families, table);
     if (table === 'visits') return changed ? { from: attrMarkedVisits(this.scope, families), table: 'attr_visits' } : { from: markedVisits(this.scope), table: 'first_visits' };
     return changed ? { from: attrMarkedEvents(this.scope, families), table: 'attr_events' } : { from: markedEvents(this.scope), table: 'marked' };
+  }
+
+  /**
+   * The property index's rows in place of the scope's events for a query of one key's values or of the key list
+   * counting only `need` (visitors, events), where they answer exactly (plan/prop-index.ts); else null.
+   */
+  propRows(dims: readonly QueryDim[], need: ReadonlySet<string>): PropRows | null {
+    return propIndexRows(this.scope, dims, need);
   }
 
   /** The scope's paid events: the purchases registry when unfiltered, else the events that carry revenue. */

@@ -25,6 +25,7 @@ export function clickhouseDialect(database: string, objects?: ObjectReads): Dial
     inList: (col, values) => sql`has(${values}, ${col})`,
     prop: (key) => sql`if(mapContains(props, ${key}), props[${key}], NULL)`,
     hasProps: () => frag('notEmpty(props)'),
+    propKeys: () => frag('mapKeys(props)'),
     contains: (h, n) => sql`(position(${h}, ${n}) > 0)`,
     matches: (s, p) => sql`match(${s}, ${p})`,
     fullMatch: (s, p) => sql`match(${s}, concat('^(?:', ${p}, ')$'))`,

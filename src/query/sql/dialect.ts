@@ -18,6 +18,8 @@ export type Dialect = {
   prop(key: string): Fragment;
   /** The event carries properties: a cheap test to put before reading the map (which costs more to read than the test). */
   hasProps(): Fragment;
+  /** The keys of the event's property map, as a list (event:props explodes it). */
+  propKeys(): Fragment;
   /** Substring and regular-expression (RE2, partial and full match) tests. */
   contains(haystack: Fragment, needle: string): Fragment;
   matches(subject: Fragment, pattern: string): Fragment;
@@ -64,6 +66,7 @@ export const DUCKDB: Dialect = {
   inList: (col, values) => sql`${col} = ANY(${values}::VARCHAR[])`,
   prop: (key) => sql`props[${key}]`,
   hasProps: () => frag('props IS NOT NULL'),
+  propKeys: () => frag('map_keys(props)'),
   contains: (h, n) => sql`contains(${h}, ${n})`,
   matches: (s, p) => sql`regexp_matches(${s}, ${p})`,
   fullMatch: (s, p) => sql`regexp_full_match(${s}, ${p})`,

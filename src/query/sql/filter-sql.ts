@@ -38,7 +38,7 @@ function positive(f: Filter, d: Dialect): Fragment {
  * Whether only an event carrying the property can pass: a positive test without "(none)", or `is_not` with it.
  * Such a test is put after the carrying test (dialect.hasProps), which skips most events before reading the map.
  */
-function needsProp(f: Filter): boolean {
+export function needsProp(f: Filter): boolean {
   const none = f.values.some((v) => NONE_LABELS.has(v));
   if (f.operator === 'is') return !none;
   if (f.operator === 'is_not') return none;

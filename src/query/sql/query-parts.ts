@@ -127,7 +127,7 @@ function eventsRel(plan: Plan, dims: QueryDim[], goals: SiteGoal[]): Fragment {
   }
   // Only the events that carry properties can give a key (~16% of them on the benchmark's site): dropping the
   // rest before unnesting spares the unnest and its projection of every other event.
-  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, unnest(map_keys(props)) AS prop_key FROM ${rel} WHERE ${dialectOf(s).hasProps()})`;
+  if (dims.some((d) => d.kind === 'prop_key')) rel = sql`(SELECT *, ${dialectOf(s).explode(dialectOf(s).propKeys())} AS prop_key FROM ${rel} WHERE ${dialectOf(s).hasProps()})`;
   return dims.some((d) => d.kind === 'goal') ? plan.completions(goals, rel) : rel;
 }
 
@@ -190,6 +190,8 @@ function partsOf(q: PartsInput): Part[] {
   // events were all erased keeps a row of zeros there; the scan would not list it.
   const keyCounts = dims.length === 1 && dims[0]!.kind === 'prop_key' && need.size === 1 && need.has('events') && !q.scopeRow ? propKeyCountsSource(s) : null;
   if (keyCounts) return [{ sql: sql`SELECT key AS d0, ${frag(counted('events', 'counts'))} FROM ${keyCounts} GROUP BY 1 HAVING sum(events) > 0`, dims: dimNames(dims) }];
+  // One key's values or the key list, visitors and events only: the property index's rows stand for the events.
+  const propRows = plan.propRows(dims, need);
   const eventHome = eventsAreHome(dims, s);
   const visitColumns = dims.some((d) => d.kind === 'column' && d.dim.level === 'visit');
   const all = dimNames(dims);
@@ -235,11 +237,12 @@ function partsOf(q: PartsInput): Part[] {
     parts.push({ sql: grouped(events(), dims, 'events', s, ['count(*) AS pageviews'], frag(`event_type = 'pageview'`)), dims: all });
   } else if (ev.length || conv) {
     const aggs = conv ? join([frag(ev.join(', ')), sql`count(*) FILTER (WHERE ${conv}) AS conversions`].filter((f) => f.sql), ', ') : frag(ev.join(', '));
-    const ds = dims.map((d, i) => sql`${dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
+    const ds = dims.map((d, i) => sql`${propRows ? propRows.dim : dimExpr(d, 'events', s)} AS ${frag(`d${i}`)}`);
     // The marks' sums hold per row only: the scope's row (all pages together) is counted beside.
     const evScope = scopeRow && eventHome && plainEvents(dims) && !pageAttr;
     const cols = evScope ? [...ds, aggs, frag(scopeRowColumn(dims))] : [...ds, aggs];
-    parts.push({ sql: sql`SELECT ${join(cols, ', ')} FROM ${pageAttr ? pageAttr.from : events()}${groupBy(dims, evScope)}`, dims: all, ...(evScope ? { scopeRow } : {}) });
+    const rel = propRows ? propRows.from : pageAttr ? pageAttr.from : events();
+    parts.push({ sql: sql`SELECT ${join(cols, ', ')} FROM ${rel}${groupBy(dims, evScope)}`, dims: all, ...(evScope ? { scopeRow } : {}) });
   }
 
   // Bounce rate and duration with event dimensions: of the visits entering on the page (or host), as the pages

@@ -186,6 +186,10 @@ describe.skipIf(!CHDB)('DuckDB and ClickHouse give identical answers', () => {
     { metrics: ['visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'] },
     { metrics: ['visitors', 'pageviews', 'time_on_page', 'scroll_depth', 'exit_rate', 'percentage'], dimensions: ['event:page'], order_by: [['pageviews', 'desc']] },
     { metrics: ['visitors', 'events'], dimensions: ['event:props:plan'] },
+    // The Properties panel's values and the key list with visitors: DuckDB reads its property index (prop_values), ClickHouse the events.
+    { metrics: ['visitors', 'events', 'percentage'], dimensions: ['event:props:plan'], filters: [['is_not', 'event:props:plan', ['(none)']]], pagination: { limit: 9 } },
+    { metrics: ['visitors', 'events', 'percentage'], dimensions: ['event:props'] },
+    { metrics: ['events'], dimensions: ['event:props'] },
     { metrics: ['visitors', 'visits'], dimensions: ['visit:source', 'visit:country'], order_by: [['visit:source', 'asc'], ['visit:country', 'asc']] },
     { metrics: ['events', 'visitors'], dimensions: ['event:name', 'visit:browser'] },
     { metrics: ['pageviews'], date_range: 'day', date: '2025-10-26', dimensions: ['time:hour'], include: { time_labels: true } },
