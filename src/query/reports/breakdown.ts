@@ -8,6 +8,7 @@ import { rangeEcho } from '../parse/period.ts';
 import { LABELLERS } from './labels.ts';
 import { offsetOf, type Paging } from '../sql/paging.ts';
 import { rankGroups } from './ranking.ts';
+import { rankByMasks } from './visitor-masks.ts';
 import { one, rows } from '../run.ts';
 import { frag, ident, sql, type Fragment } from '../../storage/sql.ts';
 
@@ -45,7 +46,11 @@ export async function breakdown(db: Runner, scope: Scope, dimName: string, pagin
   const plan = planFor(db, scope);
   const src = await plan.groups(table, dim.column, dim.few);
   const byPage = src.scopeVisitors !== undefined;
-  const rankOf = (g: Groups) => rankGroups(db, g.from, dim.column, here, g.table, offsetOf(paging), paging.limit, dim.few || byPage, g.scopeVisitors, dialectOf(scope).inList);
+  // Visits counted distinct per group (acquisition attributes, or any visit attribute where the marks do not hold)
+  // count their candidates' visitors as bits per visitor on DuckDB (visitor-masks.ts).
+  const rankOf = (g: Groups) => (g.table === 'visits' && dialectOf(scope).name === 'duckdb'
+    ? rankByMasks(db, g.from, dim.column, here, offsetOf(paging), paging.limit, g.scopeVisitors)
+    : rankGroups(db, g.from, dim.column, here, g.table, offsetOf(paging), paging.limit, dim.few || byPage, g.scopeVisitors, dialectOf(scope).inList));
   const rank = rankOf(src).then((r) => (src.ifChanged && Number(r.tally?.changed_rows ?? 0) > 0 ? rankOf(src.ifChanged) : r));
 
   const pageColumn = dim.level === 'event' ? dim.column : dim.companion;

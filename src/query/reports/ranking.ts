@@ -12,7 +12,7 @@ import { frag, ident, oneOf, sql, type Fragment } from '../../storage/sql.ts';
 export type Ranked = { rows: Row[]; groups: number; tally?: Row };
 
 /** visitors DESC, pageviews DESC, name ASC with the missing value last — the breakdown order. */
-function order(a: Row, b: Row) {
+export function order(a: Row, b: Row) {
   return b.visitors - a.visitors || b.pageviews - a.pageviews || (a.name === null ? 1 : b.name === null ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
