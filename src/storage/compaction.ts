@@ -80,15 +80,14 @@ export class Compactor {
       if (opts.afterImport) this.lastImport = now;
       const why = opts.afterImport || now - this.lastImport < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
       if (opts.afterImport && !why) return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
-      // Only a million hot events waiting: the import answers now and the flush runs beside the writers' queue
-      // (the round's rest behind it), while the client sends (and the server reads and loads) its next requests.
-      // Stale marks and retention are dealt with before the import answers.
-      if (opts.afterImport && why === 'hot') {
+      // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
+      // while the client sends (and the server reads and loads) its next requests; an import answers now. Stale
+      // marks and retention need every hot event in files: flushed in the queue, before the import answers.
+      if (why === 'hot') {
         this.flushBeside(now);
-        return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
+        return opts.afterImport ? { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 } : this.round(now, false);
       }
-      // The minute's round leaves a million hot events to the flush under way; marks and retention need them all in files.
-      return this.round(now, !!why && !(why === 'hot' && this.aside));
+      return this.round(now, !!why);
     });
     this.running = p;
     return p;

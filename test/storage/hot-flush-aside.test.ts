@@ -1,6 +1,7 @@
 // The hot-event flush beside the writers' queue (storage/hot-flush-aside.ts): imports load while it writes its
 // files, and nothing is lost or doubled; an import that joins visits it bridged while the flush is under way
-// makes the flush give up, and the next flush (in the queue) writes the joined visit's events as they are now.
+// makes the flush give up, and the next flush (in the queue) writes the joined visit's events as they are now; so
+// does an erasure of a visitor with hot events.
 // TERN_TEST_PAUSE_AT holds the flush 10 s after its files are written, outside the queue; TERN_TEST_HOT_FLUSH_ROWS
 // flushes at 2,000 hot events instead of a million.
 import { afterEach, expect, test } from 'bun:test';
@@ -108,4 +109,30 @@ test('a flush beside the queue gives up when an import joins visits it bridged; 
   expect(bridged.map((e) => e.path).sort()).toEqual(['/bridge/0', '/bridge/1', '/bridge/2']);
   expect(new Set(bridged.map((e) => String(e.visit_id)))).toEqual(new Set([String(visits[0]!.visit_id)]));
   expect((await siteRows('events', hot.site.id)).length).toBe(5003);
+}, 240_000);
+
+test('an erasure while a flush is under way beside the queue makes it give up; the erased visitor stays erased', async () => {
+  srv = await startServer({ env: ENV });
+  const events = [...generateEvents({ events: 2000, seed: 10, days: 10, end: new Date('2026-06-01T00:00:00Z') })];
+  const ref = await setupAccount(srv.url);
+  const hot = await setupAccount(srv.url);
+  for (let i = 0; i < 2000; i += 500) await ok(ref, events.slice(i, i + 500));
+  await ok(hot, events.slice(0, 1000));
+  await ok(hot, events.slice(1000, 2000));
+  await until(() => logCount('"paused"') === 1, 'the flush to write its files');
+  const uid = events[0]!.visitor_uid;
+  const erase = async (acct: Acct) => {
+    const r = await acct.api.del(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/visitors?uid=${encodeURIComponent(uid)}`, acct.token);
+    expect(r.status).toBe(200);
+    return r.body.data.events_deleted;
+  };
+  const erased = await erase(hot);
+  expect(erased).toBe(events.filter((e) => e.visitor_uid === uid).length);
+  expect(await erase(ref)).toBe(erased);
+  await until(() => logCount('flush gave up') === 1, 'the flush to give up');
+  expect(logCount('flushed beside imports')).toBe(0);
+  await same(hot, ref);
+  await srv.stop();
+  const left = await siteRows('events', hot.site.id);
+  expect(left.length).toBe(2000 - erased);
 }, 240_000);
