@@ -53,5 +53,5 @@ console.log(`total: ${stored.toLocaleString('en')} events in ${secs(run.seconds 
 const stats = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/stats?period=all`, acct.token);
 const visits = stats.body.data.metrics.visits;
 console.log(`visits stored ${visits.toLocaleString('en')}, held by the events ${trueVisits.toLocaleString('en')} (${visits - trueVisits >= 0 ? '+' : ''}${visits - trueVisits})`);
-if (process.env.BENCH_LOGS) console.log(srv.logs().split("\n").filter((l) => /import loaded|compacted|marks/.test(l)).join("\n"));
+if (process.env.BENCH_LOGS) console.log(srv.logs().split("\n").filter((l) => /import loaded|compacted|marks|flush|bridged/.test(l)).join("\n"));
 await srv.cleanup();

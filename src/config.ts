@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   TERN_TEST_PAUSE_AT: z.string().optional(),
   /** Tests only: every analytics statement waits this long between planning and running (query/run.ts). */
   TERN_TEST_STATEMENT_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** Tests only: hot events (of large imports) that make compaction flush them, instead of a million (storage/hot-events.ts). */
+  TERN_TEST_HOT_FLUSH_ROWS: z.coerce.number().int().min(1).optional(),
   /** Metadata in PostgreSQL, shared by every node (storage/postgres.ts); unset, it stays in DuckDB under DATA_DIR. */
   DATABASE_URL: z
     .string()
@@ -117,6 +119,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   httpIdleTimeoutS: c.HTTP_IDLE_TIMEOUT_S,
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
+  testHotFlushRows: c.TERN_TEST_HOT_FLUSH_ROWS,
   testStatementDelayMs: c.TERN_TEST_STATEMENT_DELAY_MS,
   objectStorage: objectStorage(c),
   analyticsEngine: c.ANALYTICS_ENGINE,

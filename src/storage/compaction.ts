@@ -12,6 +12,7 @@ import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
 import { enforceRetention, type RetentionResult } from './retention.ts';
 import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
+import { flushAside } from './hot-flush-aside.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -41,9 +42,17 @@ export class Compactor {
   private remarkRetry = new Map<string, { failures: number; at: number }>();
   /** When the last import answered (ms), 0 for none since start. */
   private lastImport = 0;
+  /** The hot-event flush running beside the writers' queue (hot-flush-aside.ts), if any. */
+  private aside: Promise<void> | undefined;
+  /** The last flush aside gave up (a hot row changed under it): the next one runs in the queue, where nothing can. */
+  private asideGaveUp = false;
 
-  /** `graceMs`: how long replaced files stay on disk at least (tests shorten it). */
-  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial, private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number } = {}) {}
+  /**
+   * `graceMs`: how long replaced files stay on disk at least (tests shorten it). `hotFlushRows`: hot events that
+   * make an import's compaction flush them (HOT_FLUSH_ROWS; tests lower it).
+   */
+  constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial,
+    private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number; hotFlushRows?: number } = {}) {}
 
   start() {
     this.timer = setInterval(() => {
@@ -54,6 +63,7 @@ export class Compactor {
 
   async stop() {
     if (this.timer) clearInterval(this.timer);
+    await this.aside;
     await this.running.catch(() => {});
     // No query can still be reading merged-away files once the server has stopped.
     for (const g of this.graveyard.splice(0)) { clearTimeout(g.timer); g.bury(); }
@@ -70,17 +80,43 @@ export class Compactor {
       if (opts.afterImport) this.lastImport = now;
       const why = opts.afterImport || now - this.lastImport < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
       if (opts.afterImport && !why) return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
-      // Only a million hot events waiting: the import answers now and the round runs behind it in the writers'
-      // queue, while the client sends (and the server reads) its next request. Stale marks and retention are
-      // dealt with before the import answers.
-      if (opts.afterImport && why === 'hot') {
-        this.running = this.serial.run(() => this.round(now, true)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
-        return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
+      // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
+      // while the client sends (and the server reads and loads) its next requests; an import answers now. Stale
+      // marks and retention need every hot event in files: flushed in the queue, before the import answers.
+      if (why === 'hot') {
+        this.flushBeside(now);
+        return opts.afterImport ? { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 } : this.round(now, false);
       }
       return this.round(now, !!why);
     });
     this.running = p;
     return p;
+  }
+
+  /**
+   * Starts a flush of the hot events beside the writers' queue, unless one runs; after one that gave up, the
+   * whole round (its flush included) is queued instead, as it always was before.
+   */
+  private flushBeside(now: number) {
+    if (this.aside) return;
+    if (this.asideGaveUp) {
+      this.asideGaveUp = false;
+      this.running = this.serial.run(() => this.round(now, true)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
+      return;
+    }
+    this.aside = flushAside(this.db, this.manifest, this.serial).then((out) => {
+      if (!out) {
+        this.asideGaveUp = true;
+        log.info('hot events flush gave up: hot rows changed meanwhile');
+        return;
+      }
+      log.info('hot events flushed beside imports', out);
+      // The rest of the round (closed visits, merges), behind the imports queued meanwhile.
+      this.running = this.serial.run(() => this.round(now, false)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
+    }, (e) => {
+      this.asideGaveUp = true;
+      log.error('hot events flush failed', { error: String(e) });
+    }).finally(() => { this.aside = undefined; });
   }
 
   /** One round: `flush` writes the hot events first. */
@@ -110,7 +146,7 @@ export class Compactor {
   private async flushDue(): Promise<'hot' | 'files' | null> {
     const [{ n }] = await this.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM marks_stale) + (SELECT count(*) FROM sites WHERE retention_months IS NOT NULL) AS n`);
     if (Number(n) > 0) return 'files';
-    return (await hotEventRows(this.db)) >= HOT_FLUSH_ROWS ? 'hot' : null;
+    return (await hotEventRows(this.db)) >= (this.opts.hotFlushRows ?? HOT_FLUSH_ROWS) ? 'hot' : null;
   }
 
   private async compact(cutoffIso: string): Promise<CompactionResult> {

@@ -6,6 +6,7 @@ import type { Database, Tx } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
+import { hotEventsEdited } from './hot-events.ts';
 import type { ObjectStoreOptions } from './object-store.ts';
 import type { ObjectMirror } from './object-mirror.ts';
 import type { ClickHouseMirror } from './clickhouse/mirror.ts';
@@ -27,10 +28,11 @@ export type StorageModule = {
 
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
 /** `clickhouse` (config CLICKHOUSE_URL): every registered file is loaded into ClickHouse (storage/clickhouse/mirror.ts). */
+/** `hotFlushRows`: tests only (config TERN_TEST_HOT_FLUSH_ROWS), the hot events an import's compaction flushes at. */
 export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number },
-  clickhouse?: ClickHouseMirror): StorageModule {
+  clickhouse?: ClickHouseMirror, hotFlushRows?: number): StorageModule {
   const holds: (() => boolean)[] = [];
-  const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()) });
+  const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()), hotFlushRows });
   let mirror: ObjectMirror | undefined;
   return {
     name: 'storage',
@@ -52,6 +54,7 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
     holdCompactionWhile: (busy) => void holds.push(busy),
     compact: (opts) => compactor.run(opts?.now ?? Date.now(), opts),
     async dropSite(tx, siteId) {
+      hotEventsEdited();
       for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
       // The files go once the rows that list them are gone for good (their objects with the mirror's next round).
       return () => {

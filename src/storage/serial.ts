@@ -9,6 +9,17 @@ export class Serial {
     this.tail = next.catch(() => {});
     return next;
   }
+
+  /**
+   * Waits for this queue's turn and keeps it until the returned function is called: for work that runs its long
+   * part outside the queue and needs the queue only for its last step (storage/hot-flush-aside.ts).
+   */
+  async hold(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await new Promise<void>((turn) => { void this.run(() => { turn(); return held; }); });
+    return release;
+  }
 }
 
 /**
