@@ -5,18 +5,23 @@ import type { Tx } from '../database.ts';
 import { sqlPath } from '../parquet-layout.ts';
 import { EVENT_REGISTRIES } from '../registries.ts';
 
-const backfill = (upsert: (from: string) => string) => async (tx: Tx, dataDir: string) => {
+/** The stored events' Parquet files as one `read_parquet(...)` relation, or null when there are none. */
+async function storedFiles(tx: Tx, dataDir: string): Promise<string | null> {
   const files = await tx.query<{ path: string }>(`SELECT path FROM parquet_files WHERE tbl = 'events'`);
+  return files.length ? `read_parquet([${files.map((f) => sqlPath(join(dataDir, f.path))).join(', ')}])` : null;
+}
+
+const backfill = (upsert: (from: string) => string) => async (tx: Tx, dataDir: string) => {
+  const stored = await storedFiles(tx, dataDir);
   await tx.exec(upsert('events'));
-  if (files.length) await tx.exec(upsert(`read_parquet([${files.map((f) => sqlPath(join(dataDir, f.path))).join(', ')}])`));
+  if (stored) await tx.exec(upsert(stored));
 };
 
 /** The hot table and the files in one insert: the property index is stored sorted as one whole. */
 const backfillAtOnce = (insert: (from: string) => string) => async (tx: Tx, dataDir: string) => {
-  const files = await tx.query<{ path: string }>(`SELECT path FROM parquet_files WHERE tbl = 'events'`);
+  const stored = await storedFiles(tx, dataDir);
   const cols = 'site_id, ts, visitor_id, props';
-  const stored = files.length ? ` UNION ALL SELECT ${cols} FROM read_parquet([${files.map((f) => sqlPath(join(dataDir, f.path))).join(', ')}])` : '';
-  await tx.exec(insert(`(SELECT ${cols} FROM events${stored})`));
+  await tx.exec(insert(`(SELECT ${cols} FROM events${stored ? ` UNION ALL SELECT ${cols} FROM ${stored}` : ''})`));
 };
 
 export const BACKFILLS: Record<string, (tx: Tx, dataDir: string) => Promise<void>> = {
