@@ -3,7 +3,8 @@
 import { invalidQuery } from '../errors.ts';
 import type { MatchDef } from '../sql/goals-match.ts';
 import { goalMatch } from '../sql/goals-match.ts';
-import { OPERATORS, type Filter, type Operator } from './filters.ts';
+import type { Filter } from './filters.ts';
+import { OPERATORS, type Operator } from './operators.ts';
 import { queryDimension } from './query-dimensions.ts';
 
 export type FilterNode =

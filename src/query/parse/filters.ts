@@ -5,9 +5,8 @@ import { invalidQuery } from '../errors.ts';
 import { goalMatch, type MatchDef } from '../sql/goals-match.ts';
 import { DIMENSIONS, type Level } from './dimensions.ts';
 import type { FilterNode } from './filter-tree.ts';
+import { OPERATORS, type Operator } from './operators.ts';
 
-export const OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;
-export type Operator = (typeof OPERATORS)[number];
 
 /** What a filter tests: a registered column, a custom property, or goal completion. */
 export type Target =

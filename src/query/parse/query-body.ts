@@ -1,6 +1,7 @@
 // The body of POST /query (the analysts' query API, after Plausible's Stats API v2) as a zod schema: it
 // documents the body in OpenAPI; parse/query-parse.ts checks each part itself so a 400 names its path.
 import { z } from 'zod';
+import { OPERATORS } from './operators.ts';
 
 export const API_METRICS = [
   'visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration', 'percentage',
@@ -15,10 +16,9 @@ export const VISIT_DIMENSIONS = [
 export const EVENT_DIMENSIONS = ['page', 'hostname', 'name', 'type', 'goal'] as const;
 export const TIME_DIMENSIONS = ['hour', 'day', 'week', 'month'] as const;
 export const DATE_RANGES = ['day', '7d', '30d', 'month', '12mo', 'year', 'all', 'realtime'] as const;
-export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'not_contains', 'matches', 'not_matches'] as const;
 
 const Dimension = z.string().describe('visit:<name>, event:page|hostname|name|type|goal, event:props:<key> (a custom property\'s values), event:props (the property keys the events carry: an event counts under each of its keys; a dimension only, not a filter), or time:hour|day|week|month');
-const Leaf = z.tuple([z.enum(FILTER_OPERATORS), Dimension, z.array(z.string()).min(1)]).describe('[operator, dimension, values]: any value may match');
+const Leaf = z.tuple([z.enum(OPERATORS), Dimension, z.array(z.string()).min(1)]).describe('[operator, dimension, values]: any value may match');
 const Filter: z.ZodType<unknown> = z.lazy(() =>
   z.union([
     Leaf,
