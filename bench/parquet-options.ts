@@ -42,7 +42,7 @@ async function rewrite(dir: string, opts: (t: Table) => string) {
   const c = await inst.connect();
   for (const tbl of ['events', 'visits'] as const) {
     for (const f of walk(join(dir, 'parquet', tbl)).filter((p) => p.endsWith('.parquet'))) {
-      await c.run(`COPY (SELECT * FROM read_parquet('${f}')) TO '${f}.new' (${opts(tbl)})`);
+      await c.run(`COPY (SELECT * FROM read_parquet('${f}', hive_partitioning = false)) TO '${f}.new' (${opts(tbl)})`);
       renameSync(`${f}.new`, f);
     }
   }

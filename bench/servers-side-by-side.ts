@@ -27,6 +27,7 @@ const servers = [
   { name: 'new', srv: await startServer({ dataDir: dataOf(here) }) },
 ];
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ratios: number[] = [];
 try {
   for (const path of paths) {
     const ask = (url: string) => fetch(`${url}/api/v1/organizations/${meta.orgId}/sites/${meta.siteId}/${path}`, { headers: { authorization: `Bearer ${meta.token}` } }).then((r) => r.text());
@@ -41,10 +42,13 @@ try {
         c[s.name as 'old' | 'new'].push(cpuOf(s.srv.proc.pid) - c0);
       }
     }
+    ratios.push(p50(t.new) / p50(t.old));
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     console.log(`${path}\n  ${answers[0] === answers[1] ? 'same answer' : 'DIFFERENT ANSWERS'}  ms ${p50(t.old).toFixed(0)} → ${p50(t.new).toFixed(0)}  `
       + `CPU ms ${p50(c.old)} → ${p50(c.new)} (total ${(sum(c.new) / Math.max(1, sum(c.old))).toFixed(2)}×)`);
   }
+  console.log(`p50 new / old over ${ratios.length} requests: geometric mean ${Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length).toFixed(3)}, `
+    + `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 } finally {
   for (const s of servers) await s.srv.stop();
 }
