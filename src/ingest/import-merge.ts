@@ -5,7 +5,7 @@
 import type { Tx } from '../storage/database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from '../storage/parquet-layout.ts';
 import { unregister, writePartition } from '../storage/parquet-writer.ts';
-import { hotEventsEdited } from '../storage/hot-events.ts';
+import { retagHotVisits } from '../storage/hot-events.ts';
 
 const ATTRS = [
   'hostname', 'referrer', 'source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
@@ -51,8 +51,7 @@ export async function mergeVisits(tx: Tx, manifest: ParquetManifest, written: Pa
     WHERE visitor_history.site_id = ? AND visitor_history.visit_id = m.absorbed`, [siteId, siteId]);
 
   // Their events carry the kept visit's ID from now on: hot ones in place, each event file holding some written again.
-  hotEventsEdited();
-  await tx.exec(`UPDATE events SET visit_id = m.kept FROM ${merges} m WHERE events.site_id = ? AND events.visit_id = m.absorbed`, [siteId]);
+  await retagHotVisits(tx, siteId, merges);
   const files = await tx.query<ParquetFile>(`SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts
     FROM parquet_files WHERE tbl = 'events' AND site_id = ? AND min_ts <= ?::TIMESTAMP AND max_ts >= ?::TIMESTAMP ORDER BY path`, [siteId, span.hi, span.lo]);
   for (const f of files) {

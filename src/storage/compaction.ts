@@ -101,7 +101,7 @@ export class Compactor {
     if (this.aside) return;
     if (this.asideGaveUp) {
       this.asideGaveUp = false;
-      this.running = this.serial.run(() => this.round(now, true)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
+      this.queueRound(now, true);
       return;
     }
     this.aside = flushAside(this.db, this.manifest, this.serial).then((out) => {
@@ -112,11 +112,16 @@ export class Compactor {
       }
       log.info('hot events flushed beside imports', out);
       // The rest of the round (closed visits, merges), behind the imports queued meanwhile.
-      this.running = this.serial.run(() => this.round(now, false)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
+      this.queueRound(now, false);
     }, (e) => {
       this.asideGaveUp = true;
       log.error('hot events flush failed', { error: String(e) });
     }).finally(() => { this.aside = undefined; });
+  }
+
+  /** A round behind the writers queued meanwhile, not awaited by the import that set it off. */
+  private queueRound(now: number, flush: boolean) {
+    this.running = this.serial.run(() => this.round(now, flush)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
   }
 
   /** One round: `flush` writes the hot events first. */

@@ -13,7 +13,7 @@ import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
 import { subtractEvents } from './registries.ts';
 import { frag } from './sql.ts';
-import { hotEventsEdited } from './hot-events.ts';
+import { deleteVisitorHotEvents } from './hot-events.ts';
 
 /** Replaced files stay readable this long for queries already planned against them (as compaction's). */
 const DELETE_GRACE_MS = 60_000;
@@ -146,12 +146,11 @@ export async function eraseVisitor(db: Database, manifest: ParquetManifest, e: E
       await unregister(tx, replaced.map((f) => f.path));
       // Events an import left in the hot table (storage/hot-events.ts) go in place, their slot registries' counts with them.
       await subtractEvents(tx, frag(`(SELECT * FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT)`, [e.siteId, e.visitorId]));
-      hotEventsEdited();
-      const hotEvents = await tx.query<{ n: number }>('DELETE FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
+      const hotEvents = await deleteVisitorHotEvents(tx, e.siteId, e.visitorId);
       const hot = await tx.query<{ n: number }>('DELETE FROM visits WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [e.siteId, e.visitorId]);
       for (const t of ['visitors', 'visitor_history', 'purchases']) await tx.exec(`DELETE FROM ${t} WHERE site_id = ? AND visitor_id = ?::BIGINT`, [e.siteId, e.visitorId]);
       const out = {
-        events_deleted: [...evHits.values()].reduce((n, h) => n + h.rows.length, 0) + hotEvents.length,
+        events_deleted: [...evHits.values()].reduce((n, h) => n + h.rows.length, 0) + hotEvents,
         visits_deleted: [...viHits.values()].reduce((n, h) => n + h.rows.length, 0) + hot.length,
       };
       await tx.exec(`INSERT INTO visitor_erasures VALUES (?::UUID, ?, ?::UUID, ?::BIGINT, epoch_ms(?::BIGINT), ?::UUID, ?, ?)`,

@@ -89,26 +89,32 @@ export async function writeHotFiles(tx: Tx, manifest: ParquetManifest, written: 
   return rows;
 }
 
+// Every change to hot rows goes through the three writers below, which count it themselves: a flush written aside
+// from an older snapshot (hot-flush-aside.ts) would otherwise delete changed rows and keep their old values in its
+// files (DuckDB reports no conflict between an UPDATE and a later DELETE of the same row, only between two DELETEs).
+let edits = 0;
+
+/** How many edits so far: the same count later means no hot row was changed or deleted in between. */
+export const hotEventEdits = () => edits;
+
 /** Deletes the hot events (of `siteId`, or of every site) the transaction sees. */
 export async function deleteHotEvents(tx: Tx, siteId?: string) {
-  hotEventsEdited();
+  edits++;
   const where = hotWhere(siteId);
   await tx.exec(`DELETE FROM events${where.sql}`, where.params as Param[]);
 }
 
-let edits = 0;
-
-/**
- * Told by every writer that updates or deletes hot event rows, before it does: a flush written aside from an
- * older snapshot (hot-flush-aside.ts) would otherwise delete the changed rows and keep their old values in its
- * files (DuckDB reports no conflict between an UPDATE and a later DELETE of the same row, only between two DELETEs).
- */
-export function hotEventsEdited(): void {
+/** Deletes one visitor's hot events (an erasure); returns how many. */
+export async function deleteVisitorHotEvents(tx: Pick<Tx, 'query'>, siteId: string, visitorId: number): Promise<number> {
   edits++;
+  return (await tx.query('DELETE FROM events WHERE site_id = ? AND visitor_id = ?::BIGINT RETURNING 1 AS n', [siteId, visitorId])).length;
 }
 
-/** How many edits so far: the same count later means no hot row was changed or deleted in between. */
-export const hotEventEdits = () => edits;
+/** Hot events of the visits absorbed by a merge take the kept visit's ID (`merges`: a table of absorbed, kept). */
+export async function retagHotVisits(tx: Pick<Tx, 'exec'>, siteId: string, merges: string) {
+  edits++;
+  await tx.exec(`UPDATE events SET visit_id = m.kept FROM ${merges} m WHERE events.site_id = ? AND events.visit_id = m.absorbed`, [siteId]);
+}
 
 /** `parts` (ordered by site and month) cut into runs of one site's consecutive months of about SLICE_ROWS rows. */
 export function slices<T extends { site_id: string; rows: number | bigint }>(parts: T[]): T[][] {

@@ -6,13 +6,13 @@ import type { Database, Tx } from './database.ts';
 import type { Serial } from './serial.ts';
 import { parquetRoot, type ParquetManifest } from './parquet-layout.ts';
 import { Compactor, type CompactionResult } from './compaction.ts';
-import { hotEventsEdited } from './hot-events.ts';
+import { deleteHotEvents } from './hot-events.ts';
 import type { ObjectStoreOptions } from './object-store.ts';
 import type { ObjectMirror } from './object-mirror.ts';
 import type { ClickHouseMirror } from './clickhouse/mirror.ts';
 
-/** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included). */
-const SITE_OWNED_TABLES = ['events', 'visits', 'visitors', 'purchases', 'event_counts', 'prop_key_counts', 'prop_values', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
+/** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included; hot events apart). */
+const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'prop_key_counts', 'prop_values', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
 
 /** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
 export type StorageModule = {
@@ -54,7 +54,7 @@ export function storageModule(db: Database, parquet: ParquetManifest, analyticsW
     holdCompactionWhile: (busy) => void holds.push(busy),
     compact: (opts) => compactor.run(opts?.now ?? Date.now(), opts),
     async dropSite(tx, siteId) {
-      hotEventsEdited();
+      await deleteHotEvents(tx, siteId);
       for (const t of SITE_OWNED_TABLES) await tx.exec(`DELETE FROM ${t} WHERE site_id = ?`, [siteId]);
       // The files go once the rows that list them are gone for good (their objects with the mirror's next round).
       return () => {
