@@ -1,0 +1,32 @@
+// Fills the previous-visit marks per value (value-marks.ts) of a site listed in value_marks_pending (migration
+// 0016): computed over all its visits (files and hot rows), its visit files written anew with them, its hot
+// visits updated, and its visitors' value lists in visitor_history set. Only the visits are read and written
+// (a marks recompute, marks.ts, also rewrites every event file): at 100M events ~29M visits against ~100M events.
+import type { Tx } from './database.ts';
+import type { ParquetFile, ParquetManifest } from './parquet-layout.ts';
+import { filesOf, numbered, rewrite } from './marks.ts';
+import { LIST_COLUMNS, markColumn, siteValueMarks, valueLists, VALUE_COLUMNS } from './value-marks.ts';
+
+const MARKS = VALUE_COLUMNS.map(markColumn);
+
+/** Fills `siteId`'s marks per value and takes it off value_marks_pending; returns the visit files replaced. */
+export async function fillValueMarks(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], siteId: string): Promise<ParquetFile[]> {
+  const visits = await filesOf(tx, 'visits', siteId);
+  const marks = `value_marks_${crypto.randomUUID().replaceAll('-', '')}`;
+  const cols = `visitor_id, visit_id, start_ts AS visit_start, ${VALUE_COLUMNS.join(', ')}`;
+  const rows = [...(visits.length ? [numbered(manifest, visits, cols)] : []),
+    `SELECT -1 AS file_no, NULL::BIGINT AS file_row_number, ${cols} FROM visits WHERE site_id = ?`].join(' UNION ALL ');
+  try {
+    await tx.exec(`CREATE TEMP TABLE ${marks} AS ${siteValueMarks(rows, `file_no, file_row_number, visitor_id, visit_id, visit_start, ${VALUE_COLUMNS.join(', ')}`)}`, [siteId]);
+    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', ${MARKS.map((c) => `'${c}'`).join(', ')}))`, marks, MARKS);
+    await tx.exec(`UPDATE visits SET ${MARKS.map((c) => `${c} = m.${c}`).join(', ')} FROM ${marks} m
+      WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
+    await tx.exec(`UPDATE visitor_history SET ${LIST_COLUMNS.map((c) => `${c} = l.${c}`).join(', ')}
+      FROM (${valueLists((c) => `SELECT NULL AS site_id, visitor_id, visit_start, ${c} FROM ${marks}`)}) l
+      WHERE visitor_history.site_id = ? AND visitor_history.visitor_id = l.visitor_id`, [siteId]);
+    await tx.exec('DELETE FROM value_marks_pending WHERE site_id = ?', [siteId]);
+    return visits;
+  } finally {
+    await tx.exec(`DROP TABLE IF EXISTS ${marks}`).catch(() => {});
+  }
+}
