@@ -247,7 +247,7 @@ export class Compactor {
         const failures = (retry?.failures ?? 0) + 1;
         const retryInMs = Math.min(REMARK_RETRY_MAX_MS, 60_000 * 2 ** (failures - 1));
         this.remarkRetry.set(site_id, { failures, at: now + retryInMs });
-        log.error('first-occurrence marks could not be recomputed; the site is counted exactly (slower) until they are', {
+        log.error(fill ? 'marks per source and channel could not be filled; its sources and channels are counted exactly (slower) until they are' : 'first-occurrence marks could not be recomputed; the site is counted exactly (slower) until they are', {
           site: site_id, failures, retryInMs, error: String(e),
         });
       }
