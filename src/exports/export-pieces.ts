@@ -35,7 +35,8 @@ export function selectSql(site: Site, q: ExportQuery, window: Window | undefined
   const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}${withHot ? '' : ' AND false'}`;
   // Files first (as registered), then the open visits of the hot table.
   const source = files.length
-    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false) WHERE true${where} UNION ALL BY NAME ${hot})`
+    // Visit files from before migration 0016 lack its marks (storage/value-marks.ts): read by name.
+    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false${q.table === 'visits' ? ', union_by_name = true' : ''}) WHERE true${where} UNION ALL BY NAME ${hot})`
     : `(${hot})`;
   return `SELECT ${EXPORT_COLUMNS[q.table].map((c) => selectItem(c, q.format)).join(', ')} FROM ${source}`;
 }

@@ -8,12 +8,16 @@ import type { Serial } from '../storage/serial.ts';
 import { markBatch, STORED_EVENT_COLUMNS } from '../storage/marks.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
 import { sql, type Fragment } from '../storage/sql.ts';
+import { firstValue, isValueColumn, markColumn, VALUE_COLUMNS } from '../storage/value-marks.ts';
 
 /** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
 const FIRST_EVENT_ATTRS = [
   'hostname', 'referrer', 'source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device', 'screen',
 ];
+
+/** The previous-visit marks per value (storage/value-marks.ts), computed for the batch's new visits by markBatch. */
+const VALUE_MARKS = VALUE_COLUMNS.map(markColumn);
 
 let seq = 0;
 
@@ -56,12 +60,13 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
         SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
           arg_min(path, ts) FILTER (WHERE event_type = 'pageview') AS entry_page,
           arg_max(path, ts) FILTER (WHERE event_type = 'pageview') AS exit_page,
-          ${FIRST_EVENT_ATTRS.map((c) => `arg_min_null(${c}, ts) AS ${c}`).join(', ')},
+          ${FIRST_EVENT_ATTRS.map((c) => `${isValueColumn(c) ? firstValue(c) : `arg_min_null(${c}, ts)`} AS ${c}`).join(', ')},
           count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
           count(*)::INTEGER AS events,
           sum(revenue) AS revenue,
           any_value(visit_prev) AS visit_prev,
-          any_value(visit_changed) AS attrs_changed
+          any_value(visit_changed) AS attrs_changed,
+          ${VALUE_MARKS.map((c) => `any_value(${c}) AS ${c}`).join(', ')}
         FROM ${marked} GROUP BY site_id, visit_id),
       stored AS (SELECT v.site_id, v.visit_id FROM visits v SEMI JOIN a ON v.site_id = a.site_id AND v.visit_id = a.visit_id)
       SELECT a.*, s.visit_id IS NULL AS is_new FROM a LEFT JOIN stored s ON s.site_id = a.site_id AND s.visit_id = a.visit_id`);
@@ -85,9 +90,9 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
 
     await tx.exec(`
       INSERT INTO visits (site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, duration, is_bounce, revenue, visit_prev, attrs_changed)
+        pageviews, events, duration, is_bounce, revenue, visit_prev, attrs_changed, ${VALUE_MARKS.join(', ')})
       SELECT site_id, visit_id, visitor_id, start_ts, end_ts, entry_page, exit_page, ${FIRST_EVENT_ATTRS.join(', ')},
-        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue, visit_prev, attrs_changed
+        pageviews, events, date_diff('second', start_ts, end_ts)::INTEGER, pageviews = 1 AND events = 1, revenue, visit_prev, attrs_changed, ${VALUE_MARKS.join(', ')}
       FROM ${vagg} WHERE is_new`);
 
     // Visitor profiles: totals add up per batch; last_* follow the newest activity.

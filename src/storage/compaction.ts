@@ -10,6 +10,7 @@ import { sqlPath, type ParquetFile, type ParquetManifest, type Table } from './p
 import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
+import { fillValueMarks } from './fill-value-marks.ts';
 import { enforceRetention, type RetentionResult } from './retention.ts';
 import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
 import { flushAside } from './hot-flush-aside.ts';
@@ -215,30 +216,38 @@ export class Compactor {
       // would read the merged file and its parts, counting their rows twice.
       await writingFiles(this.db, this.manifest, async (tx, written) => {
         // month and site come from the files' directory names (hive partitioning), not from their columns.
-        await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM read_parquet([${list}])`, stats, { presorted });
+        // Visit files from before migration 0016 lack its marks: read by name, they come out NULL (unknown).
+        const read = `read_parquet([${list}]${tbl === 'visits' ? ', union_by_name = true' : ''})`;
+        await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM ${read}`, stats, { presorted });
         await unregister(tx, files.map((f) => f.path));
       }, () => this.retire(files));
     });
   }
 
-  /** Recomputes the marks of every site in marks_stale that is not waiting to retry; returns how many sites. */
+  /**
+   * Recomputes the marks of every site in marks_stale that is not waiting to retry, then fills the marks per value
+   * of the sites migration 0016 left without (value_marks_pending, not stale: a recompute fills them too); returns
+   * how many sites.
+   */
   private async remark(now: number): Promise<number> {
-    const stale = await this.db.query<{ site_id: string }>('SELECT site_id FROM marks_stale');
+    const stale = await this.db.query<{ site_id: string; fill: boolean }>(`SELECT site_id, false AS fill FROM marks_stale
+      UNION ALL SELECT site_id, true FROM value_marks_pending WHERE site_id NOT IN (SELECT site_id FROM marks_stale)`);
     let done = 0;
-    for (const { site_id } of stale) {
+    for (const { site_id, fill } of stale) {
       const retry = this.remarkRetry.get(site_id);
       if (retry && now < retry.at) continue;
       const t0 = performance.now();
       try {
-        const old = await writingFiles(this.db, this.manifest, (tx, written) => rebuildMarks(tx, this.manifest, written, site_id), (replaced) => this.retire(replaced));
+        const old = await writingFiles(this.db, this.manifest, (tx, written) => (fill ? fillValueMarks : rebuildMarks)(tx, this.manifest, written, site_id),
+          (replaced) => this.retire(replaced));
         this.remarkRetry.delete(site_id);
         done++;
-        log.info('first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
+        log.info(fill ? 'marks per source and channel filled' : 'first-occurrence marks recomputed', { site: site_id, files: old.length, ms: Math.round(performance.now() - t0) });
       } catch (e) {
         const failures = (retry?.failures ?? 0) + 1;
         const retryInMs = Math.min(REMARK_RETRY_MAX_MS, 60_000 * 2 ** (failures - 1));
         this.remarkRetry.set(site_id, { failures, at: now + retryInMs });
-        log.error('first-occurrence marks could not be recomputed; the site is counted exactly (slower) until they are', {
+        log.error(fill ? 'marks per source and channel could not be filled; its sources and channels are counted exactly (slower) until they are' : 'first-occurrence marks could not be recomputed; the site is counted exactly (slower) until they are', {
           site: site_id, failures, retryInMs, error: String(e),
         });
       }

@@ -10,6 +10,7 @@ import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layou
 import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from './event-columns.ts';
 import { changedBits, EVENT_FAMILIES, FAMILIES, packed, packedTuple, pairBits, tuplesOf, withTupleIds, type Family } from './attr-marks.ts';
+import { batchValueMarks, firstValue, LIST_COLUMNS, listEntries, markColumn, siteValueMarks, valueLists, VALUE_COLUMNS } from './value-marks.ts';
 
 /** Every column of a stored event file: the event columns, then the marks (attrs_changed: attr-marks.ts). */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev, attrs_changed`;
@@ -21,6 +22,12 @@ export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev,
  */
 export const MARK_OFFSET_MS = 62_167_219_200_001;
 const ms = (col: string) => `(epoch_ms(${col}) + ${MARK_OFFSET_MS})`;
+
+/** The visits' previous-visit marks per value (value-marks.ts). */
+const VALUE_MARKS = VALUE_COLUMNS.map(markColumn);
+
+/** visitor_history's columns in the order the statements below write them (older stores have them in another order). */
+const HISTORY_COLUMNS = ['site_id', 'visitor_id', 'last_seen', 'visit_id', 'visit_start', 'pages', 'last_event', 'visit_attrs', ...LIST_COLUMNS].join(', ');
 
 /** visitor_history.pages is keyed by path; a map key cannot be NULL, and no path is empty. */
 const pageKey = (path = 'path') => `coalesce(${path}, '')`;
@@ -56,6 +63,8 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
   const hist = `marks_hist_${seq}`;
   const found = `marks_found_${seq}`;
   const keyed = `marks_keyed_${seq}`;
+  const fresh = `marks_fresh_${seq}`;
+  const valued = `marks_valued_${seq}`;
   try {
     // The batch's visitors are found on the two key columns alone, then their rows fetched by row id: joining
     // whole rows scanned every visitor's pages map, a cost that grew with the stored history (1M visitors:
@@ -63,6 +72,11 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     await tx.exec(`CREATE TEMP TABLE ${found} AS SELECT h.rowid AS rid FROM visitor_history h
       SEMI JOIN (SELECT DISTINCT site_id, visitor_id FROM ${stage}) s ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id`);
     await tx.exec(`CREATE TEMP TABLE ${hist} AS SELECT h.* FROM visitor_history h SEMI JOIN ${found} f ON h.rowid = f.rid`);
+    // The batch's new visits (not the stored visit it continues) and their previous-visit marks per value (value-marks.ts).
+    await tx.exec(`CREATE TEMP TABLE ${fresh} AS SELECT b.* FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS visit_start,
+        ${VALUE_COLUMNS.map((c) => `${firstValue(c)} AS ${c}`).join(', ')} FROM ${stage} GROUP BY site_id, visitor_id, visit_id) b
+      LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id WHERE h.visit_id IS DISTINCT FROM b.visit_id`);
+    await tx.exec(`CREATE TEMP TABLE ${valued} AS ${batchValueMarks(fresh, hist)}`);
     // A visit that continues the stored one starts where it did; the visit before a new one is the batch's
     // previous visit of the visitor, or the stored one. Visit starts are grouped, not windowed (a third less
     // time for this statement); the windows sort a few narrow columns keyed by row id, and `out` joins them to
@@ -90,8 +104,9 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
         LEFT JOIN (SELECT site_id, visitor_id, last_seen, last_event FROM ${hist}) h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
         LEFT JOIN pages hp ON hp.site_id = s.site_id AND hp.visitor_id = s.visitor_id AND hp.k = ${pageKey('s.path')}
         WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))
-      SELECT e.rid, prev.visit_start, ${ENCODE}, e.attrs_changed, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs
-      FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id`);
+      SELECT e.rid, prev.visit_start, ${ENCODE}, e.attrs_changed, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs, ${VALUE_MARKS.map((c) => `vm.${c}`).join(', ')}
+      FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id
+      LEFT JOIN ${valued} vm ON vm.site_id = e.site_id AND vm.visit_id = e.visit_id`);
     await tx.exec(`CREATE TEMP VIEW ${out} AS SELECT s.*, k.* EXCLUDE (rid) FROM ${stage} s JOIN ${keyed} k ON k.rid = s.rowid`);
     // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
     await tx.exec(`INSERT INTO marks_stale
@@ -101,23 +116,26 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     // Rewritten whole: updating a MAP column in place costs DuckDB several times a delete and an insert.
     await tx.exec(`DELETE FROM visitor_history WHERE rowid IN (SELECT rid FROM ${found})`);
     // The latest visit's id, start and attributes from one row (ties of ts would otherwise mix two visits).
-    await tx.exec(`INSERT INTO visitor_history
+    await tx.exec(`INSERT INTO visitor_history (${HISTORY_COLUMNS})
       SELECT b.site_id, b.visitor_id,
         CASE WHEN h.last_seen > b.last_seen THEN h.last_seen ELSE b.last_seen END,
         CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE b.lv.visit_id END,
         CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE b.lv.visit_start END,
         p.pages,
         CASE WHEN h.last_seen > b.last_seen THEN h.last_event ELSE b.last_event END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_attrs ELSE b.lv.visit_attrs END
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_attrs ELSE b.lv.visit_attrs END,
+        ${LIST_COLUMNS.map((c) => `l.${c}`).join(', ')}
       FROM (SELECT site_id, visitor_id, max(ts) AS last_seen,
               arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start, visit_attrs := visit_attrs), ts) AS lv,
               arg_max(${packed(EVENT_FAMILIES)}, ts) AS last_event
             FROM ${out} GROUP BY site_id, visitor_id) b
       LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
       JOIN (${latestPages(`${pagesOf(hist)}
-            UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id`);
+            UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id
+      LEFT JOIN (${valueLists((c) => `SELECT site_id, visitor_id, visit_start, ${c} FROM ${fresh} UNION ALL ${listEntries(hist, c)}`)}) l
+        ON l.site_id = b.site_id AND l.visitor_id = b.visitor_id`);
   } finally {
-    for (const t of [hist, found]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
+    for (const t of [hist, found, fresh, valued]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
   return [`DROP VIEW IF EXISTS ${out}`, `DROP TABLE IF EXISTS ${keyed}`];
 }
@@ -130,7 +148,7 @@ const latestPages = (pairs: string) => `SELECT site_id, visitor_id, map_from_ent
   FROM (SELECT site_id, visitor_id, k, max(ts) AS ts FROM (${pairs}) GROUP BY ALL) GROUP BY ALL`;
 
 /** A site's registered files of `tbl`. */
-const filesOf = (tx: Tx, tbl: 'events' | 'visits', siteId: string) => tx.query<ParquetFile>(
+export const filesOf = (tx: Tx, tbl: 'events' | 'visits', siteId: string) => tx.query<ParquetFile>(
   `SELECT path, tbl, site_id, month, rows, min_ts::VARCHAR AS min_ts, max_ts::VARCHAR AS max_ts FROM parquet_files WHERE tbl = ? AND site_id = ? ORDER BY path`, [tbl, siteId]);
 
 /** `cols` of a file, with its row numbers (the key its marks are joined back on). */
@@ -138,11 +156,11 @@ const readFile = (manifest: ParquetManifest, f: ParquetFile, cols: string) =>
   `SELECT ${cols} FROM read_parquet(${sqlPath(manifest.abs(f.path))}, file_row_number = true)`;
 
 /** `files` read together, each row with its file's number and its row number, then `cols`. */
-const numbered = (manifest: ParquetManifest, files: ParquetFile[], cols: string) =>
+export const numbered = (manifest: ParquetManifest, files: ParquetFile[], cols: string) =>
   files.map((f, i) => readFile(manifest, f, `${i} AS file_no, file_row_number, ${cols}`)).join(' UNION ALL ');
 
 /** Writes each of `files` anew: `keep` (which includes file_row_number) plus `markCols` of `marks` for its rows. */
-async function rewrite(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], files: ParquetFile[], keep: string, marks: string, markCols: string[]) {
+export async function rewrite(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], files: ParquetFile[], keep: string, marks: string, markCols: string[]) {
   for (const [i, f] of files.entries()) {
     await writePartition(tx, manifest, written, f.tbl, f.site_id, f.month,
       `SELECT * FROM (SELECT e.* EXCLUDE (file_row_number), ${markCols.map((c) => `m.${c}`).join(', ')}
@@ -163,7 +181,7 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
   const events = await filesOf(tx, 'events', siteId);
   const visits = await filesOf(tx, 'visits', siteId);
   const tag = crypto.randomUUID().replaceAll('-', '');
-  const [ex, em, et, vx, vm, vt] = ['ex', 'em', 'et', 'vx', 'vm', 'vt'].map((n) => `marks_${n}_${tag}`) as [string, string, string, string, string, string];
+  const [ex, em, et, vx, vm, vt, va] = ['ex', 'em', 'et', 'vx', 'vm', 'vt', 'va'].map((n) => `marks_${n}_${tag}`) as [string, string, string, string, string, string, string];
   const history = events.map((f) => readFile(manifest, f, 'visitor_id, path, ts')).join(' UNION ALL ');
   // Visits: in their files, and open ones in the hot table (file_no -1).
   const visitRows = [...(visits.length ? [numbered(manifest, visits, `visitor_id, visit_id, start_ts, ${FAMILIES.join(', ')}`)] : []),
@@ -175,10 +193,16 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
     await tx.exec(`CREATE TEMP TABLE ${vx} AS SELECT file_no, file_row_number, visit_id, tid, lag(tid) OVER vw AS prev_tid,
         coalesce(${ms('lag(start_ts) OVER vw')}, 0) AS visit_prev
       FROM (${withTupleIds(visitRows, vt, FAMILIES)}) WINDOW vw AS (PARTITION BY visitor_id ORDER BY start_ts)`, [siteId]);
-    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT x.file_no, x.file_row_number, x.visit_id, x.visit_prev, coalesce(b.bits, 0) AS visit_changed
-      FROM ${vx} x LEFT JOIN (${pairBits(vx, vt, FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid`);
-    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev', 'attrs_changed'))`, vm, ['visit_prev', 'visit_changed AS attrs_changed']);
-    await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev, attrs_changed = m.visit_changed FROM ${vm} m
+    // The previous-visit marks per value (value-marks.ts), from the same rows.
+    await tx.exec(`CREATE TEMP TABLE ${va} AS ${siteValueMarks(`SELECT file_no, file_row_number, visitor_id, visit_id, start_ts AS visit_start, ${VALUE_COLUMNS.join(', ')}
+      FROM (${visitRows})`, `file_no, file_row_number, visitor_id, visit_id, visit_start, ${VALUE_COLUMNS.join(', ')}`)}`, [siteId]);
+    await tx.exec(`CREATE TEMP TABLE ${vm} AS SELECT x.file_no, x.file_row_number, x.visit_id, x.visit_prev, coalesce(b.bits, 0) AS visit_changed,
+        ${VALUE_MARKS.map((c) => `a.${c}`).join(', ')}
+      FROM ${vx} x LEFT JOIN (${pairBits(vx, vt, FAMILIES)}) b ON b.tid = x.tid AND b.prev_tid = x.prev_tid
+      JOIN ${va} a ON a.file_no = x.file_no AND a.visit_id = x.visit_id`);
+    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', 'visit_prev', 'attrs_changed', ${VALUE_MARKS.map((c) => `'${c}'`).join(', ')}))`, vm,
+      ['visit_prev', 'visit_changed AS attrs_changed', ...VALUE_MARKS]);
+    await tx.exec(`UPDATE visits SET visit_prev = m.visit_prev, attrs_changed = m.visit_changed, ${VALUE_MARKS.map((c) => `${c} = m.${c}`).join(', ')} FROM ${vm} m
       WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
     if (events.length) {
       const rows = numbered(manifest, events, `visitor_id, visit_id, path, ts, ${EVENT_FAMILIES.join(', ')}`);
@@ -193,18 +217,21 @@ export async function rebuildMarks(tx: Tx, manifest: ParquetManifest, written: P
       await rewrite(tx, manifest, written, events, `${EVENT_COLUMN_LIST}, file_row_number`, em, ['seen_prev', 'page_prev', 'attrs_changed']);
       // The latest visit's id and start from one row; its attributes as stored on it (a visit unknown here leaves
       // them NULL: every bit set next time).
-      await tx.exec(`INSERT INTO visitor_history
-        SELECT ?, b.visitor_id, b.last_seen, b.lv.visit_id, b.lv.visit_start, p.pages, ${packedTuple(EVENT_FAMILIES, 'te')}, ${packedTuple(FAMILIES, 'tv')}
+      await tx.exec(`INSERT INTO visitor_history (${HISTORY_COLUMNS})
+        SELECT ?, b.visitor_id, b.last_seen, b.lv.visit_id, b.lv.visit_start, p.pages, ${packedTuple(EVENT_FAMILIES, 'te')}, ${packedTuple(FAMILIES, 'tv')},
+          ${LIST_COLUMNS.map((c) => `l.${c}`).join(', ')}
         FROM (SELECT visitor_id, max(ts) AS last_seen, arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start), ts) AS lv, arg_max(tid, ts) AS tid
               FROM ${ex} GROUP BY visitor_id) b
         JOIN (${latestPages(`SELECT '' AS site_id, visitor_id, ${pageKey()} AS k, ts FROM (${history})`)}) p ON p.visitor_id = b.visitor_id
         JOIN ${et} te ON te.tid = b.tid
         LEFT JOIN (SELECT visit_id, any_value(tid) AS tid FROM ${vx} GROUP BY visit_id) v ON v.visit_id = b.lv.visit_id
-        LEFT JOIN ${vt} tv ON tv.tid = v.tid`, [siteId]);
+        LEFT JOIN ${vt} tv ON tv.tid = v.tid
+        LEFT JOIN (${valueLists((c) => `SELECT NULL AS site_id, visitor_id, visit_start, ${c} FROM ${va}`)}) l ON l.visitor_id = b.visitor_id`, [siteId]);
     }
     await tx.exec('DELETE FROM marks_stale WHERE site_id = ?', [siteId]);
+    await tx.exec('DELETE FROM value_marks_pending WHERE site_id = ?', [siteId]);
     return [...events, ...visits];
   } finally {
-    for (const t of [ex, em, et, vx, vm, vt]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
+    for (const t of [ex, em, et, vx, vm, vt, va]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
 }

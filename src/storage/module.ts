@@ -12,7 +12,7 @@ import type { ObjectMirror } from './object-mirror.ts';
 import type { ClickHouseMirror } from './clickhouse/mirror.ts';
 
 /** Tables whose rows belong to one site and go when the site goes (the Parquet files' registry included; hot events apart). */
-const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'prop_key_counts', 'prop_values', 'visitor_history', 'marks_stale', 'parquet_files', 'file_engagement', 'retention_floors'];
+const SITE_OWNED_TABLES = ['visits', 'visitors', 'purchases', 'event_counts', 'prop_key_counts', 'prop_values', 'visitor_history', 'marks_stale', 'value_marks_pending', 'parquet_files', 'file_engagement', 'retention_floors'];
 
 /** A server module (src/module.ts's shape, spelled out here: storage imports nothing above it). */
 export type StorageModule = {

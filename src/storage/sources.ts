@@ -16,20 +16,26 @@ export function hotRows(tbl: Table, siteId: string, range?: { fromUtc: string; t
   return sql`(SELECT * FROM ${frag(tbl)} WHERE site_id = ${siteId}${inRange})`;
 }
 
+/**
+ * Visit files from before migration 0016 lack its marks per value (storage/value-marks.ts) until compaction fills
+ * them: read by name, they read as NULL there (read_parquet otherwise takes the first file's columns).
+ */
+const byName = (tbl: Table) => frag(tbl === 'visits' ? ', union_by_name = true' : '');
+
 export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
   const time = frag(TIME_COL[tbl]);
   const inRange = range ? sql` AND ${time} >= ${range.fromUtc}::TIMESTAMP AND ${time} < ${range.toUtc}::TIMESTAMP` : frag('');
   const hot = sql`SELECT * FROM ${frag(tbl)} WHERE site_id = ${siteId}${inRange}`;
   if (!range) {
     const paths = files.files(tbl, siteId);
-    return paths.length ? sql`(${hot} UNION ALL BY NAME SELECT * FROM read_parquet(${paths}::VARCHAR[]))` : sql`(${hot})`;
+    return paths.length ? sql`(${hot} UNION ALL BY NAME SELECT * FROM read_parquet(${paths}::VARCHAR[]${byName(tbl)}))` : sql`(${hot})`;
   }
   // A file whose stored time span lies wholly inside the range is read without the range's test: decoding the time
   // column and testing it cost more than the rest of a plain scan (10M events: ~120 ms of CPU, count(path) 207 → 80 ms).
   // Only the files at the range's edges keep it (row-group statistics still skip their other rows).
   const { inside, edges } = files.split(tbl, siteId, range);
   const parts = [hot];
-  if (inside.length) parts.push(sql`SELECT * FROM read_parquet(${inside.map((f) => files.abs(f))}::VARCHAR[])`);
-  if (edges.length) parts.push(sql`SELECT * FROM read_parquet(${edges.map((f) => files.abs(f))}::VARCHAR[]) WHERE true${inRange}`);
+  if (inside.length) parts.push(sql`SELECT * FROM read_parquet(${inside.map((f) => files.abs(f))}::VARCHAR[]${byName(tbl)})`);
+  if (edges.length) parts.push(sql`SELECT * FROM read_parquet(${edges.map((f) => files.abs(f))}::VARCHAR[]${byName(tbl)}) WHERE true${inRange}`);
   return sql`(${join(parts, ' UNION ALL BY NAME ')})`;
 }

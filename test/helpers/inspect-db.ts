@@ -36,7 +36,8 @@ export async function storedRelation(dataDir: string, tbl: 'events' | 'visits'):
   const files = await queryStored<{ path: string }>(dataDir, 'SELECT path FROM parquet_files WHERE tbl = ?', [tbl]);
   if (!files.length) return `(SELECT * FROM ${tbl})`;
   const list = files.map((f) => `'${join(dataDir, f.path).replaceAll("'", "''")}'`).join(', ');
-  return `(SELECT * FROM ${tbl} UNION ALL BY NAME SELECT * FROM read_parquet([${list}]))`;
+  // Visit files from before migration 0016 lack its marks: read by name (as storage/sources.ts does).
+  return `(SELECT * FROM ${tbl} UNION ALL BY NAME SELECT * FROM read_parquet([${list}]${tbl === 'visits' ? ', union_by_name = true' : ''}))`;
 }
 
 const plain = (r: Record<string, unknown>) =>

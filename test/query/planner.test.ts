@@ -66,7 +66,8 @@ describe('plan: which stored relation a report reads', () => {
     expect(await planFor(store.db, s).marks()).toBe(true);
     expect((await planFor(store.db, s).groups('events', 'path')).table).toBe('marked');
     expect((await planFor(store.db, s).groups('events', 'browser')).table).toBe('events');
-    expect((await planFor(store.db, s).groups('visits', 'source')).table).toBe('visits');
+    expect((await planFor(store.db, s).groups('visits', 'source')).table).toBe('value_visits');
+    expect((await planFor(store.db, s).groups('visits', 'referrer')).table).toBe('visits');
     expect(await planFor(store.db, await filtered('country', 'DE')).marks()).toBe(false);
     await store.db.exec(`INSERT INTO marks_stale VALUES (?, '2025-03-10'::TIMESTAMP)`, [SITE.id]);
     try {

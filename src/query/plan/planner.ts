@@ -11,6 +11,7 @@ import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource
 import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket, type BucketStart } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
 import { anyChanged, attrMarkedEvents, attrMarkedVisits, changedCount, familyOf } from './attr-marked-sources.ts';
+import { valueColumn, valueMarkedVisits, valueMarksFilled } from './value-marked-sources.ts';
 import type { Family } from '../../storage/attr-marks.ts';
 import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
@@ -89,7 +90,8 @@ export class Plan {
   /**
    * The rows a breakdown groups by `column` of `table`. Pages, where the marks hold, come from the marked events:
    * every page's visitors and visits are sums, counted exactly in one pass that also yields the scope's
-   * visitors (`scopeVisitors`, an aggregate to add to the grouping). Visits grouped in one exact pass (`onePass`:
+   * visitors (`scopeVisitors`, an aggregate to add to the grouping). Sources and channels, where their marks per value
+   * are filled too, the same: their visitors are sums of those marks. Visits grouped in one exact pass (`onePass`:
    * the breakdown counts every group at once) carry the same aggregate where the marks hold, so the scope's
    * visitors come from that pass instead of a second read of the visits. A visit attribute with attribute-change
    * marks (plan/attr-marked-sources.ts) is counted the same way, every group in one pass. Otherwise the scoped table.
@@ -97,6 +99,11 @@ export class Plan {
   async groups(table: 'visits' | 'events', column: string, onePass = false): Promise<Groups> {
     if (table === 'events' && column === 'path' && (await this.marks())) {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
+    }
+    // Sources and channels: every group's visitors a sum of its visits' marks per value (plan/value-marked-sources.ts).
+    const value = table === 'visits' ? valueColumn(column) : null;
+    if (value && (await this.marks()) && (await valueMarksFilled(this.db, this.scope))) {
+      return { from: valueMarkedVisits(this.scope, value), table: 'value_visits', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
     const family = table === 'visits' ? familyOf(column, 'visits') : null;
     if (family && (await this.marks())) {

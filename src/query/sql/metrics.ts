@@ -9,11 +9,13 @@ import { frag, type Fragment } from '../../storage/sql.ts';
  *   showed more than one value of the grouped attributes (query/plan/attr-marked-sources.ts).
  * `first_visits`: visits flagged first in range: the whole scope or its chart buckets, or grouped by attributes no
  *   visitor showed two values of.
+ * `value_visits`: visits flagged first in range (first_in_scope) and first in range with their source or channel
+ *   (first_of_value), grouped by that value (query/plan/value-marked-sources.ts).
  * `rollup`: sums of the engagement reports per file and engaged page (file_engagement, query/plan/engagement-sources.ts).
  * `orders`: one row per order, revenue as DOUBLE, currency upper-cased (query/plan/orders-source.ts).
  * `completions`: one row per event and goal it completes, the goal as goal_name (query/plan/completions-source.ts).
  */
-export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'attr_visits' | 'first_visits' | 'attr_events' | 'rollup' | 'orders' | 'completions';
+export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'attr_visits' | 'first_visits' | 'value_visits' | 'attr_events' | 'rollup' | 'orders' | 'completions';
 
 /** Where marks answer for the visitors that kept one value, and the others are counted distinct. */
 const sumOrDistinct = (first: string, id: string) => `sum((${first} AND NOT changed)::INTEGER) + count(DISTINCT ${id}) FILTER (WHERE changed)`;
@@ -35,25 +37,26 @@ const DEFS = {
     sql: {
       visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)', completions: 'count(DISTINCT visitor_id)',
       attr_visits: sumOrDistinct('first_in_scope', 'visitor_id'), attr_events: sumOrDistinct('first_visitor', 'visitor_id'), first_visits: 'sum(first_in_scope::INTEGER)',
+      value_visits: 'sum(first_of_value::INTEGER)',
     },
     finish: count,
   },
   visits: {
-    sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)', attr_visits: 'count(*)', first_visits: 'count(*)', attr_events: sumOrDistinct('first_visit', 'visit_id') },
+    sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)', attr_visits: 'count(*)', first_visits: 'count(*)', value_visits: 'count(*)', attr_events: sumOrDistinct('first_visit', 'visit_id') },
     finish: count,
   },
   pageviews: {
     sql: {
       visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "sum((event_type = 'pageview')::INTEGER)",
-      attr_visits: 'sum(pageviews)', first_visits: 'sum(pageviews)', attr_events: "count(*) FILTER (WHERE event_type = 'pageview')",
+      attr_visits: 'sum(pageviews)', first_visits: 'sum(pageviews)', value_visits: 'sum(pageviews)', attr_events: "count(*) FILTER (WHERE event_type = 'pageview')",
     },
     finish: count,
   },
-  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)', marked: 'count(*)', attr_visits: 'sum(events)', first_visits: 'sum(events)', attr_events: 'count(*)' }, finish: count },
+  events: { sql: { visits: 'sum(events)', events: 'count(*)', counts: 'sum(events)', marked: 'count(*)', attr_visits: 'sum(events)', first_visits: 'sum(events)', value_visits: 'sum(events)', attr_events: 'count(*)' }, finish: count },
   /** % of visits with exactly one pageview and no other event (the loader's is_bounce). */
-  bounce_rate: { sql: { visits: BOUNCE, attr_visits: BOUNCE, first_visits: BOUNCE }, finish: whole },
+  bounce_rate: { sql: { visits: BOUNCE, attr_visits: BOUNCE, first_visits: BOUNCE, value_visits: BOUNCE }, finish: whole },
   /** Mean of (last event − first event) per visit, seconds. */
-  visit_duration: { sql: { visits: 'avg(duration)', attr_visits: 'avg(duration)', first_visits: 'avg(duration)' }, finish: whole },
+  visit_duration: { sql: { visits: 'avg(duration)', attr_visits: 'avg(duration)', first_visits: 'avg(duration)', value_visits: 'avg(duration)' }, finish: whole },
   /** Over the reports attributed to a page (see plan/engagement-sources.ts). */
   time_on_page: { sql: { events: 'avg(time_on_page)', rollup: 'sum(top_sum) / nullif(sum(top_n), 0)' }, finish: wholeOrNull },
   scroll_depth: { sql: { events: 'avg(scroll_depth)', rollup: 'sum(sd_sum) / nullif(sum(sd_n), 0)' }, finish: wholeOrNull },

@@ -7,6 +7,7 @@ import { ParquetManifest } from '../parquet-layout.ts';
 import { EVENT_FAMILIES, FAMILIES, maskOf, packedType } from '../attr-marks.ts';
 import { flushHotEvents } from '../hot-events.ts';
 import { markStoredEvents } from './mark-stored-events.ts';
+import { addValueMarkColumns } from '../value-marks.ts';
 
 export async function markAttributeChanges(tx: Tx, dataDir: string) {
   // A row inserted without its bits has every bit set: counted exactly, never wrongly.
@@ -16,6 +17,8 @@ export async function markAttributeChanges(tx: Tx, dataDir: string) {
   }
   await tx.exec(`ALTER TABLE visitor_history ADD COLUMN IF NOT EXISTS last_event ${packedType(EVENT_FAMILIES)}`);
   await tx.exec(`ALTER TABLE visitor_history ADD COLUMN IF NOT EXISTS visit_attrs ${packedType(FAMILIES)}`);
+  // And the marks per value of migration 0016, which today's recompute writes too.
+  await addValueMarkColumns(tx);
   await flushHotEvents(tx, new ParquetManifest(dataDir), []);
   await markStoredEvents(tx, dataDir);
 }
