@@ -2,13 +2,13 @@
 // `git worktree` of main with its own copy of the query benchmark's store: tern.duckdb copied, parquet/ hard-linked)
 // and this tree's, asks each the same analytics requests alternately, and prints per request whether the answers are
 // byte-identical, the p50 time and the p50 server CPU per request (Linux /proc; 10 ms ticks), old → new.
-// Usage: bun bench/servers-side-by-side.ts --base /work/wt-base [--runs 5] 'analytics/channels?period=12mo&dimension=channel' …
+// Usage: bun bench/servers-side-by-side.ts --base /work/wt-base [--runs 5] [--memory 8GB] 'analytics/channels?period=12mo&dimension=channel' …
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../test/helpers/server.ts';
 
-const { values: args, positionals: paths } = parseArgs({ options: { base: { type: 'string' }, runs: { type: 'string', default: '5' } }, allowPositionals: true });
+const { values: args, positionals: paths } = parseArgs({ options: { base: { type: 'string' }, runs: { type: 'string', default: '5' }, memory: { type: 'string', default: '2GB' } }, allowPositionals: true });
 if (!args.base || !paths.length) {
   console.error('usage: bun bench/servers-side-by-side.ts --base <worktree> [--runs N] <path under the site>…');
   process.exit(1);
@@ -23,8 +23,8 @@ const cpuOf = (pid: number) => {
 };
 const { startServer: startBase } = (await import(join(args.base, 'test', 'helpers', 'server.ts'))) as { startServer: typeof startServer };
 const servers = [
-  { name: 'old', srv: await startBase({ dataDir: dataOf(args.base) }) },
-  { name: 'new', srv: await startServer({ dataDir: dataOf(here) }) },
+  { name: 'old', srv: await startBase({ dataDir: dataOf(args.base), env: { DUCKDB_MEMORY_LIMIT: args.memory! } }) },
+  { name: 'new', srv: await startServer({ dataDir: dataOf(here), env: { DUCKDB_MEMORY_LIMIT: args.memory! } }) },
 ];
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ratios: number[] = [];
