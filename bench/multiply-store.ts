@@ -19,11 +19,11 @@ const mask = (k: number) => (k === 0 ? 0 : hash53(`bench copy ${k}`));
 const MERGED_ROWS = 500_000;
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
-/** Copy k of a stored row of `tbl`, as a SELECT over the file `abs`. */
+/** Copy k of a stored row of `tbl`, as a SELECT over the file `abs` (not its path: site= and month= are no columns of the files). */
 function copyOf(tbl: Table, abs: string, k: number): string {
   const ids = `xor(visitor_id, ${mask(k)}::BIGINT) AS visitor_id, xor(visit_id, ${mask(k)}::BIGINT) AS visit_id`;
   const order = tbl === 'events' ? `, CASE WHEN ${k} = 0 THEN order_id ELSE order_id || '-c${k}' END AS order_id` : '';
-  return `SELECT * REPLACE (${ids}${order}) FROM read_parquet(${sqlPath(abs)})`;
+  return `SELECT * REPLACE (${ids}${order}) FROM read_parquet(${sqlPath(abs)}, hive_partitioning = false)`;
 }
 
 export async function multiplyStore(from: string, factor: number, to: string, memory = '4GB'): Promise<StoreMeta> {

@@ -19,7 +19,7 @@ export async function marksHold(db: Runner, scope: Scope): Promise<boolean> {
 }
 
 /** The visitors of the whole scope, summed over the marked events (first_in_scope: a visitor's first in range). */
-export const SCOPE_VISITORS = frag('sum(first_in_scope::INTEGER)');
+export const SCOPE_VISITORS = frag('count_if(first_in_scope)');
 
 /** The range start as a mark (storage/marks.ts: milliseconds since year 0). */
 export const fromMark = (scope: Scope) => BigInt(Date.parse(scope.range.fromUtc) + MARK_OFFSET_MS);
@@ -51,9 +51,9 @@ export function visitorsPerBucket(scope: Scope, bucket: (column: string) => Frag
   const more = also.length ? sql`, ${selectMetrics(also, 'first_visits')}` : frag('');
   // The previous visit began before the range or in an earlier bucket ⟺ before the visit's bucket began (or the range).
   const starts = bucketStart?.('start_ts', (ms) => sql`${BigInt(ms + MARK_OFFSET_MS)}::BIGINT`);
-  if (starts) return sql`SELECT ${bucket('start_ts')} AS b, sum((visit_prev < ${starts})::INTEGER) AS visitors${more} FROM ${markedVisits(scope)} GROUP BY ALL`;
+  if (starts) return sql`SELECT ${bucket('start_ts')} AS b, count_if(visit_prev < ${starts}) AS visitors${more} FROM ${markedVisits(scope)} GROUP BY ALL`;
   const src = sql`(SELECT *, make_timestamp((visit_prev - ${MARK_OFFSET_MS}::BIGINT) * 1000) AS prev_start FROM ${markedVisits(scope)})`;
-  return sql`SELECT ${bucket('start_ts')} AS b, sum((first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')})::INTEGER) AS visitors${more}
+  return sql`SELECT ${bucket('start_ts')} AS b, count_if(first_in_scope OR ${bucket('prev_start')} < ${bucket('start_ts')}) AS visitors${more}
     FROM ${src} GROUP BY ALL`;
 }
 

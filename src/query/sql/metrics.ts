@@ -18,7 +18,7 @@ import { frag, type Fragment } from '../../storage/sql.ts';
 export type MetricTable = 'visits' | 'events' | 'counts' | 'marked' | 'attr_visits' | 'first_visits' | 'value_visits' | 'attr_events' | 'rollup' | 'orders' | 'completions';
 
 /** Where marks answer for the visitors that kept one value, and the others are counted distinct. */
-const sumOrDistinct = (first: string, id: string) => `sum((${first} AND NOT changed)::INTEGER) + count(DISTINCT ${id}) FILTER (WHERE changed)`;
+const sumOrDistinct = (first: string, id: string) => `count_if(${first} AND NOT changed) + count(DISTINCT ${id}) FILTER (WHERE changed)`;
 
 type Def = { sql: Partial<Record<MetricTable, string>>; finish: (v: number | null) => number | null };
 
@@ -35,19 +35,19 @@ const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
   visitors: {
     sql: {
-      visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'sum(first_visitor::INTEGER)', completions: 'count(DISTINCT visitor_id)',
-      attr_visits: sumOrDistinct('first_in_scope', 'visitor_id'), attr_events: sumOrDistinct('first_visitor', 'visitor_id'), first_visits: 'sum(first_in_scope::INTEGER)',
-      value_visits: 'sum(first_of_value::INTEGER)',
+      visits: 'count(DISTINCT visitor_id)', events: 'count(DISTINCT visitor_id)', marked: 'count_if(first_visitor)', completions: 'count(DISTINCT visitor_id)',
+      attr_visits: sumOrDistinct('first_in_scope', 'visitor_id'), attr_events: sumOrDistinct('first_visitor', 'visitor_id'), first_visits: 'count_if(first_in_scope)',
+      value_visits: 'count_if(first_of_value)',
     },
     finish: count,
   },
   visits: {
-    sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'sum(first_visit::INTEGER)', attr_visits: 'count(*)', first_visits: 'count(*)', value_visits: 'count(*)', attr_events: sumOrDistinct('first_visit', 'visit_id') },
+    sql: { visits: 'count(*)', events: 'count(DISTINCT visit_id)', marked: 'count_if(first_visit)', attr_visits: 'count(*)', first_visits: 'count(*)', value_visits: 'count(*)', attr_events: sumOrDistinct('first_visit', 'visit_id') },
     finish: count,
   },
   pageviews: {
     sql: {
-      visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "sum((event_type = 'pageview')::INTEGER)",
+      visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "count_if(event_type = 'pageview')",
       attr_visits: 'sum(pageviews)', first_visits: 'sum(pageviews)', value_visits: 'sum(pageviews)', attr_events: "count(*) FILTER (WHERE event_type = 'pageview')",
     },
     finish: count,
