@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   TERN_TEST_STATEMENT_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Tests only: hot events (of large imports) that make compaction flush them, instead of a million (storage/hot-events.ts). */
   TERN_TEST_HOT_FLUSH_ROWS: z.coerce.number().int().min(1).optional(),
+  /** Tests only: compaction's interval; a round waits for imports quiet for twice it, at most ten times it (storage/import-hold.ts). */
+  TERN_TEST_COMPACTION_MS: z.coerce.number().int().min(100).optional(),
+  /** Tests only: hot visits at which a round held back for imports runs anyway, instead of 2M (storage/import-hold.ts). */
+  TERN_TEST_HOLD_MAX_VISITS: z.coerce.number().int().min(1).optional(),
   /** Metadata in PostgreSQL, shared by every node (storage/postgres.ts); unset, it stays in DuckDB under DATA_DIR. */
   DATABASE_URL: z
     .string()
@@ -120,6 +124,7 @@ const ConfigSchema = EnvSchema.transform((c) => ({
   testHooks: c.TERN_TEST_HOOKS,
   testPauseAt: c.TERN_TEST_PAUSE_AT,
   testHotFlushRows: c.TERN_TEST_HOT_FLUSH_ROWS,
+  testCompaction: { intervalMs: c.TERN_TEST_COMPACTION_MS, holdMaxVisits: c.TERN_TEST_HOLD_MAX_VISITS },
   testStatementDelayMs: c.TERN_TEST_STATEMENT_DELAY_MS,
   objectStorage: objectStorage(c),
   analyticsEngine: c.ANALYTICS_ENGINE,

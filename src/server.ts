@@ -157,7 +157,7 @@ export async function startServer(config: Config): Promise<Tern> {
     meta: (tx, siteId) => eachModule((m) => m.dropSiteMeta?.(tx, siteId)),
     stored: (tx, siteId) => eachModule((m) => m.dropSite?.(tx, siteId)),
   };
-  const storage = storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage, clickhouse?.mirror, config.testHotFlushRows);
+  const storage = storageModule(db, parquet, ctx.analyticsWrites, config.objectStorage, clickhouse?.mirror, config.testHotFlushRows, config.testCompaction);
   const features = modules(storage, dropSite);
   if (config.testHooks) {
     // Tests only: SIGUSR1 seals every visit now, as compaction would 36 minutes from now (a later event of such a

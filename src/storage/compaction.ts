@@ -14,6 +14,7 @@ import { fillValueMarks } from './fill-value-marks.ts';
 import { enforceRetention, type RetentionResult } from './retention.ts';
 import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
 import { flushAside } from './hot-flush-aside.ts';
+import { ImportHold, type HoldLimits } from './import-hold.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -30,6 +31,7 @@ const REMARK_RETRY_MAX_MS = 60 * 60_000;
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; flushed?: number; retention?: RetentionResult };
 
 let runSeq = 0;
+const nothing = (): CompactionResult => ({ files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 });
 
 export class Compactor {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -47,23 +49,31 @@ export class Compactor {
   private aside: Promise<void> | undefined;
   /** The last flush aside gave up (a hot row changed under it): the next one runs in the queue, where nothing can. */
   private asideGaveUp = false;
+  /** Scheduled rounds wait while a migration's imports keep arriving (import-hold.ts). */
+  private hold: ImportHold;
 
   /**
    * `graceMs`: how long replaced files stay on disk at least (tests shorten it). `hotFlushRows`: hot events that
-   * make an import's compaction flush them (HOT_FLUSH_ROWS; tests lower it).
+   * make an import's compaction flush them (HOT_FLUSH_ROWS; tests lower it). `hold`: tests shorten its limits.
    */
   constructor(private db: Database, private manifest: ParquetManifest, private serial: Serial,
-    private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number; hotFlushRows?: number } = {}) {}
+    private opts: { intervalMs?: number; canRun?: () => boolean; graceMs?: number; hotFlushRows?: number; hold?: Partial<HoldLimits> } = {}) {
+    this.hold = new ImportHold(() => this.scheduled(), opts.hold);
+  }
 
   start() {
-    this.timer = setInterval(() => {
-      if (this.opts.canRun && !this.opts.canRun()) return;
-      void this.run().catch((e) => log.error('compaction failed', { error: String(e) }));
-    }, this.opts.intervalMs ?? 60_000);
+    this.timer = setInterval(() => this.scheduled(), this.opts.intervalMs ?? 60_000);
+  }
+
+  /** The minute's round, or a held one released. */
+  private scheduled() {
+    if (this.opts.canRun && !this.opts.canRun()) return;
+    void this.run(Date.now(), { scheduled: true }).catch((e) => log.error('compaction failed', { error: String(e) }));
   }
 
   async stop() {
     if (this.timer) clearInterval(this.timer);
+    this.hold.stop();
     await this.aside;
     await this.running.catch(() => {});
     // No query can still be reading merged-away files once the server has stopped.
@@ -74,21 +84,26 @@ export class Compactor {
    * Writes the hot events to Parquet, compacts every visit closed before `now - CLOSED_AFTER_MS`, then merges
    * small files. `afterImport`: skipped unless flushDue, so that many import requests share one round of
    * file writing. The minute's run writes the hot events once HOT_FLUSH_ROWS wait or no import came for
-   * IMPORT_IDLE_MS: during a migration's stream of requests every flush is a large one.
+   * IMPORT_IDLE_MS: during a migration's stream of requests every flush is a large one. `scheduled`: the
+   * minute's round, which waits while imports keep arriving (import-hold.ts), unless marks or retention need it.
    */
-  run(now = Date.now(), opts: { afterImport?: boolean } = {}): Promise<CompactionResult> {
+  run(now = Date.now(), opts: { afterImport?: boolean; scheduled?: boolean } = {}): Promise<CompactionResult> {
     const p = this.serial.run(async () => {
-      if (opts.afterImport) this.lastImport = now;
+      if (opts.afterImport) {
+        this.lastImport = now;
+        this.hold.imported(now);
+      }
       const why = opts.afterImport || now - this.lastImport < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
-      if (opts.afterImport && !why) return { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 };
+      if (opts.afterImport && !why) return nothing();
       // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
       // while the client sends (and the server reads and loads) its next requests; an import answers now. Stale
       // marks and retention need every hot event in files: flushed in the queue, before the import answers.
       if (why === 'hot') {
         this.flushBeside(now);
-        return opts.afterImport ? { files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 } : this.round(now, false);
+        if (opts.afterImport) return nothing();
       }
-      return this.round(now, !!why);
+      if (opts.scheduled && why !== 'files' && await this.held(now)) return nothing();
+      return this.round(now, why === 'files' || why === 'idle');
     });
     this.running = p;
     return p;
@@ -112,21 +127,28 @@ export class Compactor {
         return;
       }
       log.info('hot events flushed beside imports', out);
-      // The rest of the round (closed visits, merges), behind the imports queued meanwhile.
-      this.queueRound(now, false);
+      // The rest of the round (closed visits, merges), behind the imports queued meanwhile, or once they stop.
+      this.queueRound(now, false, true);
     }, (e) => {
       this.asideGaveUp = true;
       log.error('hot events flush failed', { error: String(e) });
     }).finally(() => { this.aside = undefined; });
   }
 
-  /** A round behind the writers queued meanwhile, not awaited by the import that set it off. */
-  private queueRound(now: number, flush: boolean) {
-    this.running = this.serial.run(() => this.round(now, flush)).catch((e) => log.error('compaction after import failed', { error: String(e) }));
+  /** A round behind the writers queued meanwhile, not awaited by the import that set it off; `holdable`: see held(). */
+  private queueRound(now: number, flush: boolean, holdable = false) {
+    this.running = this.serial.run(async () => (holdable && await this.held(Date.now()) ? nothing() : this.round(now, flush)))
+      .catch((e) => log.error('compaction after import failed', { error: String(e) }));
+  }
+
+  /** Whether the round waits for the imports arriving to stop (bounded: import-hold.ts). */
+  private held(now: number): Promise<boolean> {
+    return this.hold.hold(now, async () => Number((await this.db.query<{ n: number }>('SELECT count(*) AS n FROM visits'))[0]!.n));
   }
 
   /** One round: `flush` writes the hot events first. */
   private async round(now: number, flush: boolean): Promise<CompactionResult> {
+    this.hold.ran();
     const t0 = performance.now();
     // First: retention, marks and merges work on files only. On every core, as the import that filled it.
     const flushed = flush ? await writingFiles(this.db, this.manifest, (tx, written) => flushHotEvents(tx, this.manifest, written)) : 0;

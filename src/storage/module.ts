@@ -29,10 +29,13 @@ export type StorageModule = {
 /** `objectStorage` (config STORAGE_URL): every registered file is mirrored there (storage/object-mirror.ts). */
 /** `clickhouse` (config CLICKHOUSE_URL): every registered file is loaded into ClickHouse (storage/clickhouse/mirror.ts). */
 /** `hotFlushRows`: tests only (config TERN_TEST_HOT_FLUSH_ROWS), the hot events an import's compaction flushes at. */
+/** `compaction`: tests only (TERN_TEST_COMPACTION_MS, TERN_TEST_HOLD_MAX_VISITS), shorter rounds and hold-back limits. */
 export function storageModule(db: Database, parquet: ParquetManifest, analyticsWrites: Serial, objectStorage?: ObjectStoreOptions & { deleteGraceMs: number },
-  clickhouse?: ClickHouseMirror, hotFlushRows?: number): StorageModule {
+  clickhouse?: ClickHouseMirror, hotFlushRows?: number, compaction: { intervalMs?: number; holdMaxVisits?: number } = {}): StorageModule {
   const holds: (() => boolean)[] = [];
-  const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()), hotFlushRows });
+  const ms = compaction.intervalMs;
+  const hold = { ...(ms ? { quietMs: 2 * ms, maxMs: 10 * ms } : {}), ...(compaction.holdMaxVisits ? { maxVisits: compaction.holdMaxVisits } : {}) };
+  const compactor = new Compactor(db, parquet, analyticsWrites, { canRun: () => !holds.some((busy) => busy()), hotFlushRows, intervalMs: ms, hold });
   let mirror: ObjectMirror | undefined;
   return {
     name: 'storage',
