@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
-import { MARK_OFFSET_MS } from '../src/storage/marks.ts';
+import { MARK_OFFSET_MS } from '../src/storage/mark-time.ts';
 import { codesOf, maskedVisitors } from '../src/query/reports/visitor-masks.ts';
 import { frag } from '../src/storage/sql.ts';
 

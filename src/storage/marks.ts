@@ -9,18 +9,13 @@ import type { Tx } from './database.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from './event-columns.ts';
+import { MARK_OFFSET_MS } from './mark-time.ts';
 import { changedBits, EVENT_FAMILIES, FAMILIES, packed, packedTuple, pairBits, tuplesOf, withTupleIds, type Family } from './attr-marks.ts';
 import { batchValueMarks, firstValue, LIST_COLUMNS, listEntries, markColumn, siteValueMarks, valueLists, VALUE_COLUMNS } from './value-marks.ts';
 
 /** Every column of a stored event file: the event columns, then the marks (attrs_changed: attr-marks.ts). */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev, attrs_changed`;
 
-/**
- * Marks are milliseconds since 0000-01-01 (so every accepted timestamp is positive), 0 for "never": plain
- * BIGINTs compared with one bound number cost half of nullable TIMESTAMPs and a flag (pages over 12 months
- * of 10M events: 340–420 → 165–200 ms).
- */
-export const MARK_OFFSET_MS = 62_167_219_200_001;
 const ms = (col: string) => `(epoch_ms(${col}) + ${MARK_OFFSET_MS})`;
 
 /** The visits' previous-visit marks per value (value-marks.ts). */

@@ -10,6 +10,7 @@
 // and listed every site in value_marks_pending: compaction fills that site's marks (fillValueMarks) and the
 // planner uses them only once the site has left the list (old files read the columns as NULL meanwhile).
 import type { Tx } from './database.ts';
+import { MARK_OFFSET_MS } from './mark-time.ts';
 import { sqlPath, type ParquetFile, type ParquetManifest } from './parquet-layout.ts';
 import { unregister, writePartition } from './parquet-writer.ts';
 
@@ -20,9 +21,7 @@ export const isValueColumn = (c: string): c is ValueColumn => (VALUE_COLUMNS as 
 export const markColumn = (c: ValueColumn) => `${c}_prev`;
 const listColumn = (c: ValueColumn) => `${c}_starts`;
 
-/** Milliseconds since 0000-01-01 (marks.ts, MARK_OFFSET_MS; repeated here, marks.ts imports this file). */
-const OFFSET_MS = 62_167_219_200_001;
-const mark = (ts: string) => `coalesce(epoch_ms(${ts}) + ${OFFSET_MS}, 0)`;
+const mark = (ts: string) => `coalesce(epoch_ms(${ts}) + ${MARK_OFFSET_MS}, 0)`;
 
 /** visitor_history's type for a value's list: each value (NULL included, unlike a MAP key) with its latest visit start. */
 const LIST_TYPE = 'STRUCT(v VARCHAR, t TIMESTAMP)[]';

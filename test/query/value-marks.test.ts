@@ -16,7 +16,7 @@ import { waitForLog } from '../helpers/site-data.ts';
 import { Database } from '../../src/storage/database.ts';
 import { ParquetManifest } from '../../src/storage/parquet-layout.ts';
 import { planFor, type Scope } from '../../src/query/plan/planner.ts';
-import { MARK_OFFSET_MS } from '../../src/storage/marks.ts';
+import { MARK_OFFSET_MS } from '../../src/storage/mark-time.ts';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/125.0';
 const REF = { google: 'https://www.google.com/', bing: 'https://www.bing.com/', twitter: 'https://twitter.com/', facebook: 'https://www.facebook.com/' } as const;

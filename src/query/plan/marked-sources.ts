@@ -3,7 +3,7 @@
 // the flags replaces count(DISTINCT …). Exact only for an unfiltered scope (a filter can drop the earlier
 // occurrence a mark points to) whose range starts after the site's stale marks, if any.
 import type { Runner } from '../sql/dialect.ts';
-import { MARK_OFFSET_MS } from '../../storage/marks.ts';
+import { MARK_OFFSET_MS } from '../../storage/mark-time.ts';
 import { eventsSource, scopedTable, visitsSource, type Scope } from './scope.ts';
 import { one } from '../run.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
