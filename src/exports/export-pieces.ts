@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { CSV_COPY_OPTIONS } from '../http/csv.ts';
-import { sqlPath, TIME_COL, type ParquetManifest } from '../storage/parquet-layout.ts';
+import { readOptions, sqlPath, TIME_COL, type ParquetManifest } from '../storage/parquet-layout.ts';
 import { consistentRead } from '../storage/snapshot.ts';
 import { EXPORT_COLUMNS, selectItem, type ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
@@ -35,8 +35,7 @@ export function selectSql(site: Site, q: ExportQuery, window: Window | undefined
   const hot = `SELECT * FROM ${q.table} WHERE site_id = '${site.id}'${where}${withHot ? '' : ' AND false'}`;
   // Files first (as registered), then the open visits of the hot table.
   const source = files.length
-    // Visit files from before migration 0016 lack its marks (storage/value-marks.ts): read by name.
-    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false${q.table === 'visits' ? ', union_by_name = true' : ''}) WHERE true${where} UNION ALL BY NAME ${hot})`
+    ? `(SELECT * FROM read_parquet([${files.map(sqlPath).join(', ')}], hive_partitioning = false${readOptions(q.table)}) WHERE true${where} UNION ALL BY NAME ${hot})`
     : `(${hot})`;
   return `SELECT ${EXPORT_COLUMNS[q.table].map((c) => selectItem(c, q.format)).join(', ')} FROM ${source}`;
 }

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { BACKGROUND_THREADS, type Database } from './database.ts';
 import type { Serial } from './serial.ts';
-import { sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { readOptions, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
@@ -43,8 +43,6 @@ export class Compactor {
    * for as long as it fails; meanwhile queries of that site count exactly (query/marks.ts), only slower.
    */
   private remarkRetry = new Map<string, { failures: number; at: number }>();
-  /** When the last import answered (ms), 0 for none since start. */
-  private lastImport = 0;
   /** The hot-event flush running beside the writers' queue (hot-flush-aside.ts), if any. */
   private aside: Promise<void> | undefined;
   /** The last flush aside gave up (a hot row changed under it): the next one runs in the queue, where nothing can. */
@@ -89,11 +87,8 @@ export class Compactor {
    */
   run(now = Date.now(), opts: { afterImport?: boolean; scheduled?: boolean } = {}): Promise<CompactionResult> {
     const p = this.serial.run(async () => {
-      if (opts.afterImport) {
-        this.lastImport = now;
-        this.hold.imported(now);
-      }
-      const why = opts.afterImport || now - this.lastImport < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
+      if (opts.afterImport) this.hold.imported(now);
+      const why = opts.afterImport || this.hold.sinceImport(now) < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
       if (opts.afterImport && !why) return nothing();
       // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
       // while the client sends (and the server reads and loads) its next requests; an import answers now. Stale
@@ -238,8 +233,7 @@ export class Compactor {
       // would read the merged file and its parts, counting their rows twice.
       await writingFiles(this.db, this.manifest, async (tx, written) => {
         // month and site come from the files' directory names (hive partitioning), not from their columns.
-        // Visit files from before migration 0016 lack its marks: read by name, they come out NULL (unknown).
-        const read = `read_parquet([${list}]${tbl === 'visits' ? ', union_by_name = true' : ''})`;
+        const read = `read_parquet([${list}]${readOptions(tbl)})`;
         await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM ${read}`, stats, { presorted });
         await unregister(tx, files.map((f) => f.path));
       }, () => this.retire(files));

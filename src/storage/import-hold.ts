@@ -29,6 +29,11 @@ export class ImportHold {
     this.lastImport = now;
   }
 
+  /** Milliseconds since the last large import answered (since the epoch for none since start). */
+  sinceImport(now: number): number {
+    return now - this.lastImport;
+  }
+
   /** Whether a round due now waits; `hotVisits` is asked only when imports are arriving. */
   async hold(now: number, hotVisits: () => Promise<number>): Promise<boolean> {
     if (now - this.lastImport >= this.limits.quietMs) return false;

@@ -25,6 +25,13 @@ export const parquetRoot = (dataDir: string) => join(dataDir, 'parquet');
 /** A single-quoted SQL string literal of one of our own paths. */
 export const sqlPath = (p: string) => `'${p.replaceAll("'", "''")}'`;
 
+/**
+ * read_parquet's options for several files of `tbl` at once. Visit files from before migration 0016 lack its marks per
+ * value (value-marks.ts) until compaction fills them: read by name, they read as NULL there (read_parquet otherwise
+ * takes the first file's columns).
+ */
+export const readOptions = (tbl: Table) => (tbl === 'visits' ? ', union_by_name = true' : '');
+
 /** A listed file with its time span parsed once, not on every query that consults the manifest. */
 type Entry = ParquetFile & { minMs: number; maxMs: number };
 

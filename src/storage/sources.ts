@@ -1,7 +1,7 @@
 // Where a site's rows live: its Parquet files plus the DuckDB table (open visits; events an import left there
 // until compaction writes them, storage/hot-events.ts), as one FROM-able relation.
 // Every analytics query reads through tableSource(), so the storage layout can change in one place.
-import { TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { readOptions, TIME_COL, type ParquetManifest, type Table } from './parquet-layout.ts';
 import { frag, join, sql, type Fragment } from './sql.ts';
 
 /**
@@ -16,11 +16,8 @@ export function hotRows(tbl: Table, siteId: string, range?: { fromUtc: string; t
   return sql`(SELECT * FROM ${frag(tbl)} WHERE site_id = ${siteId}${inRange})`;
 }
 
-/**
- * Visit files from before migration 0016 lack its marks per value (storage/value-marks.ts) until compaction fills
- * them: read by name, they read as NULL there (read_parquet otherwise takes the first file's columns).
- */
-const byName = (tbl: Table) => frag(tbl === 'visits' ? ', union_by_name = true' : '');
+/** parquet-layout.ts's read options of `tbl`'s files, as a fragment. */
+const byName = (tbl: Table) => frag(readOptions(tbl));
 
 export function tableSource(files: ParquetManifest, tbl: Table, siteId: string, range?: { fromUtc: string; toUtc: string }): Fragment {
   const time = frag(TIME_COL[tbl]);
