@@ -8,7 +8,7 @@ import type { ObjectStore } from '../../src/storage/object-store.ts';
 import { queryStored } from './inspect-db.ts';
 import type { TestServer } from './server.ts';
 
-export type Manifest = { files: { key: string; table: string; site_id: string; month: string; rows: number }[] };
+export type Manifest = { published_at: string; files: { key: string; table: string; site_id: string; month: string; rows: number }[] };
 
 export async function readManifest(store: ObjectStore): Promise<Manifest | undefined> {
   const bytes = await store.get('manifest.json');
