@@ -2,6 +2,7 @@
 // staging file → sessionized with the visitor's stored visits and loaded by DuckDB through the same load
 // path as live events, in one transaction.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isOutOfMemory, type Database, type Tx } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
@@ -12,8 +13,7 @@ import { load } from './load-sql.ts';
 import type { ParquetFile, ParquetManifest } from '../storage/parquet-layout.ts';
 import { frag } from '../storage/sql.ts';
 import { withoutErasedSince } from '../storage/erase-visitor.ts';
-import { toLine } from './log-format.ts';
-import { ImportStage } from './import-stage.ts';
+import { readLogSql, toLine } from './log-format.ts';
 import { buildRow } from './record.ts';
 import type { Serial } from '../storage/serial.ts';
 import { bodyBytes } from './import-formats/body-lines.ts';
@@ -28,8 +28,7 @@ const MAX_ERRORS = 100;
  * Parquet at once, as the loader writes live events: its files are few and small either way.
  */
 export const HOT_IMPORT_MIN_EVENTS = 1000;
-/** Characters per chunk handed to DuckDB while the body is parsed (import-stage.ts). */
-const FLUSH_CHARS = 2 << 20;
+const FLUSH_CHARS = 1 << 20;
 
 /** `skipped`: lines left out on purpose by a tool's format (assets, bots, redirects…); absent for ndjson. */
 export type ImportResult = { imported: number; rejected: number; skipped?: number; errors: { line: number; error: string }[] };
@@ -61,15 +60,11 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
   const startedAtMs = Date.now();
   const nonce = randomHex(8);
   const dir = stagingDir(db.dataDir);
+  const file = join(dir, `${nonce}.ndjson`);
   mkdirSync(dir, { recursive: true });
   const visitorOf = importVisitors(site.id, await importSecret(db, serial, site.id), opts.liveSalt);
-  const stage = new ImportStage(db, dir, nonce);
+  const fd = await open(file, 'w');
   const result: ImportResult = format === 'ndjson' ? { imported: 0, rejected: 0, errors: [] } : { imported: 0, rejected: 0, skipped: 0, errors: [] };
-  // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
-  const outOfMemory = (e: unknown): never => {
-    if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
-    throw e;
-  };
   const reject = (line: number, error: string) => {
     result.rejected++;
     if (result.errors.length < MAX_ERRORS) result.errors.push({ line, error });
@@ -96,17 +91,17 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         reject(item.line, err instanceof ApiError ? err.message : 'Could not process this event');
       }
       if (bufChars >= FLUSH_CHARS) {
-        await stage.append(buf.join('\n') + '\n');
+        await fd.write(buf.join('\n') + '\n');
         buf = [];
         bufChars = 0;
       }
     }
     onBodyRead?.();
-    if (buf.length) await stage.append(buf.join('\n') + '\n');
+    if (buf.length) await fd.write(buf.join('\n') + '\n');
+    await fd.close();
     const read = performance.now();
     if (result.imported) {
       let visits: Awaited<ReturnType<typeof sessionizeImport>> | undefined;
-      const staged = await stage.relation().catch(outOfMemory);
       // The source names the table `before` builds, read when the load starts (after it).
       const hot = result.imported >= HOT_IMPORT_MIN_EVENTS;
       const source = { get sql() { return visits!.source; }, params: [], table: true, hot };
@@ -115,18 +110,23 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         await opts.record?.(result, tx);
       }, {
         before: async (tx, written) => {
-          visits = await sessionizeImport(tx, manifest, written, site.id, frag(withoutErasedSince(staged), [startedAtMs]), nonce);
+          visits = await sessionizeImport(tx, manifest, written, site.id, frag(withoutErasedSince(readLogSql), [[file], startedAtMs]), nonce);
         },
         // With the commit: a query planned between would read a continued visit twice, or the new files without the visits they left.
         publish: () => retire(manifest, visits!.replaced),
-      }).catch(outOfMemory);
+      }).catch((e) => {
+        // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
+        if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
+        throw e;
+      });
       opts.loadedHot?.(hot);
       if (visits!.merged) log.info('import joined stored visits it bridged', { site: site.id, folded: visits!.merged });
     } else await opts.record?.(result);
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
-    await stage.drop();
+    await fd.close().catch(() => {});
+    rmSync(file, { force: true });
   }
 }
 

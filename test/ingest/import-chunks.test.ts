@@ -1,7 +1,7 @@
-// An import's lines are handed to DuckDB in chunks while the body is still being parsed (ingest/import-stage.ts):
-// a body of many chunks loads every accepted line once and reports each rejected line by its number; a body that
-// fails part-way (corrupt gzip, a client that goes away) imports nothing and leaves no staging file behind, and
-// the same events sent again afterwards are stored exactly once.
+// An import's lines are staged in chunks while the body is parsed (ingest/import.ts): a body of many chunks loads
+// every accepted line once and reports each rejected line by its number; a body that fails part-way (corrupt gzip,
+// a client that goes away) imports nothing and leaves no staging file behind, and the same events sent again
+// afterwards are stored exactly once.
 import { expect, test } from 'bun:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
