@@ -86,8 +86,10 @@ export class Compactor {
    * minute's round, which waits while imports keep arriving (import-hold.ts), unless marks or retention need it.
    */
   run(now = Date.now(), opts: { afterImport?: boolean; scheduled?: boolean } = {}): Promise<CompactionResult> {
+    // Recorded when the import answers, not when this call's turn in the queue comes: a round queued ahead of it
+    // would otherwise take the imports for stopped and merge files between their requests.
+    if (opts.afterImport) this.hold.imported(now);
     const p = this.serial.run(async () => {
-      if (opts.afterImport) this.hold.imported(now);
       const why = opts.afterImport || this.hold.sinceImport(now) < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
       if (opts.afterImport && !why) return nothing();
       // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
@@ -166,6 +168,8 @@ export class Compactor {
     out.merged = merging ? await this.mergeSmall() : 0;
     const t4 = performance.now();
     out.remarked = await this.remark(now);
+    // Imports that waited in the queue behind this round count as arriving from its end on.
+    if (!merging) this.hold.imported(Date.now());
     const ms = (a: number, b: number) => Math.round(b - a);
     if (out.files || out.merged || out.remarked || out.flushed || out.retention.sites) {
       log.info('compacted', { ...out, ...(merging ? {} : { mergesWait: true }), ms: ms(t0, performance.now()), flushMs: ms(t0, t1), visitsMs: ms(t1, t2), mergeMs: ms(t3, t4) });
