@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { BACKGROUND_THREADS, type Database } from './database.ts';
 import type { Serial } from './serial.ts';
 import { readOptions, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { unregister, writePartition, writePartitions, writingFiles } from './parquet-writer.ts';
+import { unregister, writePartition, writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
 import { fillValueMarks } from './fill-value-marks.ts';
@@ -15,6 +15,7 @@ import { enforceRetention, type RetentionResult } from './retention.ts';
 import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
 import { flushAside } from './hot-flush-aside.ts';
 import { ImportHold, type HoldLimits } from './import-hold.ts';
+import { writeClosedVisits } from './closed-visits.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -30,7 +31,6 @@ const REMARK_RETRY_MAX_MS = 60 * 60_000;
 
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; flushed?: number; retention?: RetentionResult };
 
-let runSeq = 0;
 const nothing = (): CompactionResult => ({ files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 });
 
 export class Compactor {
@@ -86,8 +86,10 @@ export class Compactor {
    * minute's round, which waits while imports keep arriving (import-hold.ts), unless marks or retention need it.
    */
   run(now = Date.now(), opts: { afterImport?: boolean; scheduled?: boolean } = {}): Promise<CompactionResult> {
+    // Recorded when the import answers, not when this call's turn in the queue comes: a round queued ahead of it
+    // would otherwise take the imports for stopped and merge files between their requests.
+    if (opts.afterImport) this.hold.imported(now);
     const p = this.serial.run(async () => {
-      if (opts.afterImport) this.hold.imported(now);
       const why = opts.afterImport || this.hold.sinceImport(now) < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
       if (opts.afterImport && !why) return nothing();
       // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
@@ -152,13 +154,26 @@ export class Compactor {
     // the hot rows of that moment only for the next flush to delete them (a 9.3 s commit at ~2.3M imported, load ~6). Refused while
     // another transaction runs; the automatic one then comes as before.
     if (flushed) await this.db.exec('CHECKPOINT').catch(() => {});
+    const t1 = performance.now();
     const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
+    const t2 = performance.now();
     out.flushed = flushed;
     // Before merging: files it empties are not merged first.
     out.retention = await enforceRetention(this.db, this.manifest, now, (files) => this.retire(files));
-    out.merged = await this.mergeSmall();
+    // While a migration's imports keep arriving (a round the hot visits' bound released), merges wait for the round
+    // after the last one: merging a month's flushed files is most of such a round (~6M events rewritten at 10M
+    // stored), and later flushes would make them merge again. Queries read unmerged files as well, only more of them.
+    const t3 = performance.now();
+    const merging = !this.hold.arriving(Date.now());
+    out.merged = merging ? await this.mergeSmall() : 0;
+    const t4 = performance.now();
     out.remarked = await this.remark(now);
-    if (out.files || out.merged || out.remarked || out.flushed || out.retention.sites) log.info('compacted', { ...out, ms: Math.round(performance.now() - t0) });
+    // Imports that waited in the queue behind this round count as arriving from its end on.
+    if (!merging) this.hold.imported(Date.now());
+    const ms = (a: number, b: number) => Math.round(b - a);
+    if (out.files || out.merged || out.remarked || out.flushed || out.retention.sites) {
+      log.info('compacted', { ...out, ...(merging ? {} : { mergesWait: true }), ms: ms(t0, performance.now()), flushMs: ms(t0, t1), visitsMs: ms(t1, t2), mergeMs: ms(t3, t4) });
+    }
     return out;
   }
 
@@ -173,15 +188,7 @@ export class Compactor {
   }
 
   private async compact(cutoffIso: string): Promise<CompactionResult> {
-    const closed = `compact_closed_${++runSeq}`;
-    const files = await writingFiles(this.db, this.manifest, async (tx, written) => {
-      await tx.exec(`CREATE TEMP TABLE ${closed} AS SELECT site_id, visit_id FROM visits WHERE end_ts < ?::TIMESTAMP`, [cutoffIso]);
-      const rows = `(SELECT t.* FROM visits t SEMI JOIN ${closed} c ON t.site_id = c.site_id AND t.visit_id = c.visit_id)`;
-      const out = await writePartitions(tx, this.manifest, written, 'visits', rows);
-      if (out.length) await tx.exec(`DELETE FROM visits t USING ${closed} c WHERE t.site_id = c.site_id AND t.visit_id = c.visit_id`);
-      await tx.exec(`DROP TABLE ${closed}`);
-      return out;
-    });
+    const files = await writingFiles(this.db, this.manifest, (tx, written) => writeClosedVisits(tx, this.manifest, written, cutoffIso));
     return { files: files.length, visits: files.reduce((n, f) => n + f.rows, 0), merged: 0, remarked: 0 };
   }
 

@@ -34,9 +34,14 @@ export class ImportHold {
     return now - this.lastImport;
   }
 
+  /** Whether large imports are still arriving (one answered less than the quiet time ago). */
+  arriving(now = Date.now()): boolean {
+    return now - this.lastImport < this.limits.quietMs;
+  }
+
   /** Whether a round due now waits; `hotVisits` is asked only when imports are arriving. */
   async hold(now: number, hotVisits: () => Promise<number>): Promise<boolean> {
-    if (now - this.lastImport >= this.limits.quietMs) return false;
+    if (!this.arriving(now)) return false;
     if (this.heldSince && now - this.heldSince >= this.limits.maxMs) return false;
     const visits = await hotVisits();
     if (visits >= this.limits.maxVisits) return false;

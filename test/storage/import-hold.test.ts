@@ -75,3 +75,20 @@ test('a round is not held back while the hot visits are at their bound', async (
   if (Date.now() - t0 > 3_000) expect(roundsWhileStreaming).toBeGreaterThanOrEqual(3);
   expect(await visitsStored(acct)).toBe(visits);
 }, 120_000);
+
+test('a round the bound releases while imports arrive writes the closed visits and leaves merges until they stop', async () => {
+  // Hot events flushed every 2,000 (a month's small files pile up to merge) and every round at the visits' bound.
+  srv = await startServer({ env: { TERN_TEST_COMPACTION_MS: '500', TERN_TEST_HOLD_MAX_VISITS: '1', TERN_TEST_HOT_FLUSH_ROWS: '2000' } });
+  const acct = await setupAccount(srv.url);
+  const { batches, visits } = history(16_000);
+  for (const b of batches) expect((await importAll(srv.url, acct, b)).imported).toBe(b.length);
+  const streamed = srv.logs().length;
+  const rounds = (text: string) => text.split('\n').filter((l) => l.includes('"compacted"')).map((l) => JSON.parse(l));
+  // While the imports arrived: rounds wrote closed visits, none merged files.
+  const during = rounds(srv.logs().slice(0, streamed));
+  expect(during.filter((r) => r.visits > 0).length).toBeGreaterThan(0);
+  expect(during.filter((r) => r.merged > 0)).toEqual([]);
+  // Once they stop (2 s quiet), a round merges the small files they left.
+  await until(() => rounds(srv!.logs().slice(streamed)).some((r) => r.merged > 0), 'a round merging files after the imports');
+  expect(await visitsStored(acct)).toBe(visits);
+}, 120_000);
