@@ -8,16 +8,13 @@ import type { Serial } from '../storage/serial.ts';
 import { markBatch, STORED_EVENT_COLUMNS } from '../storage/marks.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
 import { sql, type Fragment } from '../storage/sql.ts';
-import { firstValue, isValueColumn, markColumn, VALUE_COLUMNS } from '../storage/value-marks.ts';
+import { firstValue, isValueColumn, VALUE_MARKS } from '../storage/value-marks.ts';
 
 /** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
 const FIRST_EVENT_ATTRS = [
   'hostname', 'referrer', 'source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device', 'screen',
 ];
-
-/** The previous-visit marks per value (storage/value-marks.ts), computed for the batch's new visits by markBatch. */
-const VALUE_MARKS = VALUE_COLUMNS.map(markColumn);
 
 let seq = 0;
 

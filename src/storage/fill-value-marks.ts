@@ -5,9 +5,8 @@
 import type { Tx } from './database.ts';
 import type { ParquetFile, ParquetManifest } from './parquet-layout.ts';
 import { filesOf, numbered, rewrite } from './marks.ts';
-import { LIST_COLUMNS, markColumn, siteValueMarks, valueLists, VALUE_COLUMNS } from './value-marks.ts';
+import { LIST_COLUMNS, siteValueMarks, valueLists, VALUE_COLUMNS, VALUE_MARKS } from './value-marks.ts';
 
-const MARKS = VALUE_COLUMNS.map(markColumn);
 /**
  * Visits windowed per statement at most: the site's visitors are split into buckets by a hash of their ID, each
  * bucket's visits windowed apart (100M events, ~29M visits in one statement: out of memory at the default 2 GB).
@@ -25,7 +24,7 @@ export async function fillValueMarks(tx: Tx, manifest: ParquetManifest, written:
   const [{ hot }] = await tx.query<{ hot: number }>('SELECT count(*)::INTEGER AS hot FROM visits WHERE site_id = ?', [siteId]);
   const buckets = Math.max(1, Math.ceil((visits.reduce((n, f) => n + f.rows, 0) + Number(hot)) / BUCKET_VISITS));
   try {
-    await tx.exec(`CREATE TEMP TABLE ${marks} (file_no INTEGER, file_row_number BIGINT, visit_id BIGINT, ${MARKS.map((c) => `${c} BIGINT`).join(', ')})`);
+    await tx.exec(`CREATE TEMP TABLE ${marks} (file_no INTEGER, file_row_number BIGINT, visit_id BIGINT, ${VALUE_MARKS.map((c) => `${c} BIGINT`).join(', ')})`);
     for (let b = 0; b < buckets; b++) {
       await tx.exec(`CREATE TEMP TABLE ${bucket} AS SELECT * FROM (${rows}) WHERE hash(visitor_id) % ${buckets} = ${b}`, [siteId]);
       await tx.exec(`INSERT INTO ${marks} ${siteValueMarks(`SELECT * FROM ${bucket}`, 'file_no, file_row_number, visit_id')}`);
@@ -34,8 +33,8 @@ export async function fillValueMarks(tx: Tx, manifest: ParquetManifest, written:
         WHERE visitor_history.site_id = ? AND visitor_history.visitor_id = l.visitor_id`, [siteId]);
       await tx.exec(`DROP TABLE ${bucket}`);
     }
-    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', ${MARKS.map((c) => `'${c}'`).join(', ')}))`, marks, MARKS);
-    await tx.exec(`UPDATE visits SET ${MARKS.map((c) => `${c} = m.${c}`).join(', ')} FROM ${marks} m
+    await rewrite(tx, manifest, written, visits, `COLUMNS(c -> c NOT IN ('month', 'site', ${VALUE_MARKS.map((c) => `'${c}'`).join(', ')}))`, marks, VALUE_MARKS);
+    await tx.exec(`UPDATE visits SET ${VALUE_MARKS.map((c) => `${c} = m.${c}`).join(', ')} FROM ${marks} m
       WHERE m.file_no = -1 AND visits.site_id = ? AND visits.visit_id = m.visit_id`, [siteId]);
     await tx.exec('DELETE FROM value_marks_pending WHERE site_id = ?', [siteId]);
     return visits;

@@ -11,15 +11,13 @@ import { unregister, writePartition } from './parquet-writer.ts';
 import { EVENT_COLUMN_LIST } from './event-columns.ts';
 import { MARK_OFFSET_MS } from './mark-time.ts';
 import { changedBits, EVENT_FAMILIES, FAMILIES, packed, packedTuple, pairBits, tuplesOf, withTupleIds, type Family } from './attr-marks.ts';
-import { batchValueMarks, firstValue, LIST_COLUMNS, listEntries, markColumn, siteValueMarks, valueLists, VALUE_COLUMNS } from './value-marks.ts';
+import { batchValueMarks, firstValue, LIST_COLUMNS, listEntries, siteValueMarks, valueLists, VALUE_COLUMNS, VALUE_MARKS } from './value-marks.ts';
 
 /** Every column of a stored event file: the event columns, then the marks (attrs_changed: attr-marks.ts). */
 export const STORED_EVENT_COLUMNS = `${EVENT_COLUMN_LIST}, seen_prev, page_prev, attrs_changed`;
 
 const ms = (col: string) => `(epoch_ms(${col}) + ${MARK_OFFSET_MS})`;
 
-/** The visits' previous-visit marks per value (value-marks.ts). */
-const VALUE_MARKS = VALUE_COLUMNS.map(markColumn);
 
 /** visitor_history's columns in the order the statements below write them (older stores have them in another order). */
 const HISTORY_COLUMNS = ['site_id', 'visitor_id', 'last_seen', 'visit_id', 'visit_start', 'pages', 'last_event', 'visit_attrs', ...LIST_COLUMNS].join(', ');

@@ -19,6 +19,8 @@ export const VALUE_COLUMNS = ['source', 'channel'] as const;
 export type ValueColumn = (typeof VALUE_COLUMNS)[number];
 export const isValueColumn = (c: string): c is ValueColumn => (VALUE_COLUMNS as readonly string[]).includes(c);
 export const markColumn = (c: ValueColumn) => `${c}_prev`;
+/** The mark columns on visits, in VALUE_COLUMNS' order. */
+export const VALUE_MARKS = VALUE_COLUMNS.map(markColumn);
 const listColumn = (c: ValueColumn) => `${c}_starts`;
 
 const mark = (ts: string) => `coalesce(epoch_ms(${ts}) + ${MARK_OFFSET_MS}, 0)`;

@@ -11,7 +11,8 @@ import { eventsSource, metricsSource, purchasesSource, scopedTable, visitsSource
 import { markedEvents, markedVisits, marksHold, scopeVisitors, SCOPE_VISITORS, visitorsPerBucket, type BucketStart } from './marked-sources.ts';
 import { engagementByPage } from './engagement-sources.ts';
 import { anyChanged, attrMarkedEvents, attrMarkedVisits, changedCount, familyOf } from './attr-marked-sources.ts';
-import { valueColumn, valueMarkedVisits, valueMarksFilled } from './value-marked-sources.ts';
+import { valueMarkedVisits, valueMarksFilled } from './value-marked-sources.ts';
+import { isValueColumn } from '../../storage/value-marks.ts';
 import type { Family } from '../../storage/attr-marks.ts';
 import { ordersOf } from './orders-source.ts';
 import { completionsOf, type NamedGoal } from './completions-source.ts';
@@ -101,7 +102,7 @@ export class Plan {
       return { from: markedEvents(this.scope), table: 'marked', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }
     // Sources and channels: every group's visitors a sum of its visits' marks per value (plan/value-marked-sources.ts).
-    const value = table === 'visits' ? valueColumn(column) : null;
+    const value = table === 'visits' && isValueColumn(column) ? column : null;
     if (value && (await this.marks()) && (await valueMarksFilled(this.db, this.scope))) {
       return { from: valueMarkedVisits(this.scope, value), table: 'value_visits', scopeVisitors: sql`${SCOPE_VISITORS} AS scope_visitors` };
     }

@@ -6,15 +6,12 @@
 // visit a mark points to, e.g. a visitor's two Google visits of which only the second is from the US —, the range
 // after the site's stale point and retention floor) and once the site's marks are filled (not pending after
 // migration 0016: older files read them as NULL).
-import { isValueColumn, markColumn, type ValueColumn } from '../../storage/value-marks.ts';
+import { markColumn, type ValueColumn } from '../../storage/value-marks.ts';
 import { frag, sql, type Fragment } from '../../storage/sql.ts';
 import type { Runner } from '../sql/dialect.ts';
 import { one } from '../run.ts';
 import { fromMark } from './marked-sources.ts';
 import { visitsSource, type Scope } from './scope.ts';
-
-/** The column's marks per value when `column` has them, else null. */
-export const valueColumn = (column: string): ValueColumn | null => (isValueColumn(column) ? column : null);
 
 /** True when the site's marks per value are filled (the caller checks marksHold as well). */
 export async function valueMarksFilled(db: Runner, scope: Scope): Promise<boolean> {
