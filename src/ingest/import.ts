@@ -40,6 +40,8 @@ export type ImportOptions = {
   record?: (result: ImportResult, tx?: Tx) => Promise<void>;
   /** Told, once the import has committed, whether its events went to the hot events table. */
   loadedHot?: (hot: boolean) => void;
+  /** The request's place among the site's imports in flight (import-order.ts): its load is queued in that order. */
+  turn?: { ready: Promise<void>; pass: () => void };
 };
 
 const stagingDir = (dataDir: string) => join(dataDir, 'import');
@@ -105,7 +107,8 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
       // The source names the table `before` builds, read when the load starts (after it).
       const hot = result.imported >= HOT_IMPORT_MIN_EVENTS;
       const source = { get sql() { return visits!.source; }, params: [], table: true, hot };
-      await load(db, serial, manifest, source, async (tx) => {
+      await opts.turn?.ready;
+      const loading = load(db, serial, manifest, source, async (tx) => {
         await visits!.drop();
         await opts.record?.(result, tx);
       }, {
@@ -114,7 +117,9 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         },
         // With the commit: a query planned between would read a continued visit twice, or the new files without the visits they left.
         publish: () => retire(manifest, visits!.replaced),
-      }).catch((e) => {
+      });
+      opts.turn?.pass();
+      await loading.catch((e) => {
         // The whole file loads in one transaction (all or nothing); past the memory budget, say so.
         if (isOutOfMemory(e)) throw new ApiError(503, `Import of ${result.imported} events needs more memory than the server allows (DUCKDB_MEMORY_LIMIT); nothing was imported: split the file or raise the limit`);
         throw e;
@@ -125,6 +130,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
+    opts.turn?.pass();
     await fd.close().catch(() => {});
     rmSync(file, { force: true });
   }

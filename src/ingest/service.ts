@@ -13,6 +13,7 @@ import { toLine } from './log-format.ts';
 import { importEvents, type ImportOptions, type ImportResult } from './import.ts';
 import type { ImportFormatName } from './import-formats/index.ts';
 import { ImportRequests } from './import-idempotency.ts';
+import { ImportOrder } from './import-order.ts';
 import { Salts } from './salts.ts';
 import type { Serial } from '../storage/serial.ts';
 import { Sessionizer } from './sessionizer.ts';
@@ -43,6 +44,7 @@ export class IngestService {
   readonly writer: LogWriter;
   readonly manifest: ParquetManifest;
   private readonly requests: ImportRequests;
+  private readonly order = new ImportOrder();
 
   /** `storage`: compaction, which waits for the loader and runs after an import. */
   constructor(private deps: IngestDeps, private storage: Pick<StorageModule, 'holdCompactionWhile' | 'compact'>, opts: { rotateMs?: number } = {}) {
@@ -129,9 +131,15 @@ export class IngestService {
   async import(site: Site, body: ReadableStream<Uint8Array> | null, onBodyRead: (() => void) | undefined,
     opts: { format?: ImportFormatName; key?: string | null } = {}): Promise<{ result: ImportResult; replayed: boolean }> {
     let hot = false;
+    const turn = this.order.arrive(site.id);
     const run = (record?: ImportOptions['record']) =>
-      importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record, loadedHot: (h) => { hot = h; } });
-    const out = opts.key ? await this.requests.once(site.id, opts.key, run) : { result: await run(), replayed: false };
+      importEvents(this.deps.db, this.serial, this.manifest, site, body, onBodyRead, { format: opts.format, liveSalt: (ms) => this.salts.kept(ms), record, loadedHot: (h) => { hot = h; }, turn });
+    let out: { result: ImportResult; replayed: boolean };
+    try {
+      out = opts.key ? await this.requests.once(site.id, opts.key, run) : { result: await run(), replayed: false };
+    } finally {
+      turn.pass();
+    }
     if (out.replayed) onBodyRead?.();
     else if (out.result.imported) await this.storage.compact({ afterImport: hot }).catch((e) => log.error('compaction after import failed', { error: String(e) }));
     return out;
