@@ -6,8 +6,11 @@
 // and the 30k events/s target,
 // and the visits stored against the visits the same events hold (each visitor's events in time order, cut at
 // gaps of 30 minutes), which are equal when imports continue visits across requests.
-// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--memory 1GB]
-import { rmSync } from 'node:fs';
+// `--in-flight`: requests kept in flight, as a migration script may (the server reads one body while it loads
+// another, and loads them in arrival order); 1 sends each once the previous one has answered.
+// BENCH_LOGS=1 prints the server's import and compaction log lines at the end; BENCH_LOGS_FILE=<path> writes its whole log there.
+// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--in-flight 2] [--memory 1GB]
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importRate } from './import-rate.ts';
@@ -16,7 +19,7 @@ import { setupAccount } from '../test/helpers/api.ts';
 import { cpuSeconds } from './proc-stats.ts';
 
 const { values: args } = parseArgs({
-  options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, memory: { type: 'string', default: '1GB' } },
+  options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, 'in-flight': { type: 'string', default: '2' }, memory: { type: 'string', default: '1GB' } },
 });
 const EVENTS = Number(args.events);
 const LINES = Number(args.lines);
@@ -31,7 +34,8 @@ const acct = await setupAccount(srv.url);
 const url = `${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`;
 
 const secs = (ms: number) => (ms / 1000).toFixed(1);
-console.log(`import bench: ${EVENTS.toLocaleString('en')} events in requests of ${LINES.toLocaleString('en')} lines (DUCKDB_MEMORY_LIMIT ${args.memory})`);
+const IN_FLIGHT = Number(args['in-flight']);
+console.log(`import bench: ${EVENTS.toLocaleString('en')} events in requests of ${LINES.toLocaleString('en')} lines, ${IN_FLIGHT} in flight (DUCKDB_MEMORY_LIMIT ${args.memory})`);
 console.log(`stored (M) | events/s last ${(STEP / 1e6).toFixed(1)}M | vs first ${(STEP / 1e6).toFixed(1)}M | vs 30k target | server CPU ms/1k events`);
 // CPU time of the server process: a figure the shared machine's other load distorts far less than the rate.
 const pid = srv.proc.pid;
@@ -40,7 +44,7 @@ const cpu0 = stepCpu;
 let lastStored = 0;
 let baseline = 0;
 const run = await importRate({
-  url, token: acct.token, events: EVENTS, lines: LINES, step: STEP,
+  url, token: acct.token, events: EVENTS, lines: LINES, step: STEP, inFlight: IN_FLIGHT,
   onStep: (stored, rate) => {
     baseline ||= rate;
     const cpu = cpuSeconds(pid);
@@ -67,5 +71,6 @@ if (srv.logs().includes('compaction held back')) {
   const round = after();
   console.log(round ? `held compaction round after the last request: ${(JSON.parse(round).ms / 1000).toFixed(1)} s, ${JSON.parse(round).visits.toLocaleString('en')} visits written, ${JSON.parse(round).merged} files merged` : 'held compaction round: did not run within 10 min');
 }
+if (process.env.BENCH_LOGS_FILE) writeFileSync(process.env.BENCH_LOGS_FILE, srv.logs());
 if (process.env.BENCH_LOGS) console.log(srv.logs().split("\n").filter((l) => /import loaded|compacted|marks|flush|bridged|held/.test(l)).join("\n"));
 await srv.cleanup();
