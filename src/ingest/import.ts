@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isOutOfMemory, type Database, type Tx } from '../storage/database.ts';
+import { BACKGROUND_THREADS, isOutOfMemory, type Database, type Tx } from '../storage/database.ts';
 import type { Site } from '../sites/model.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { randomHex } from '../security/tokens.ts';
@@ -29,6 +29,14 @@ const MAX_ERRORS = 100;
  */
 export const HOT_IMPORT_MIN_EVENTS = 1000;
 const FLUSH_CHARS = 1 << 20;
+/**
+ * An import of up to this many events loads on one DuckDB thread. Its statements work on a few tens of thousands
+ * of rows, under one of DuckDB's row groups (122,880), where a second thread buys no shorter load and costs CPU:
+ * 2M events in 50,000-line requests took 38 ms of server CPU per 1,000 events on one thread against 52 on both
+ * cores (29.2k against 22.0k events/s; bench/import.ts, docs/benchmarks.md), and with two requests in flight the
+ * other core reads the next body. Larger imports keep every core.
+ */
+const ONE_THREAD_MAX_EVENTS = 250_000;
 
 /** `skipped`: lines left out on purpose by a tool's format (assets, bots, redirects…); absent for ndjson. */
 export type ImportResult = { imported: number; rejected: number; skipped?: number; errors: { line: number; error: string }[] };
@@ -117,6 +125,7 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
         },
         // With the commit: a query planned between would read a continued visit twice, or the new files without the visits they left.
         publish: () => retire(manifest, visits!.replaced),
+        threads: result.imported <= ONE_THREAD_MAX_EVENTS ? BACKGROUND_THREADS : undefined,
       });
       opts.turn?.pass();
       await loading.catch((e) => {

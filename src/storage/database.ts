@@ -65,7 +65,8 @@ const typesOf = (params: Param[]) => params.map((p) => (Array.isArray(p) ? LIST(
  * (bench/ingest-load.ts), CPU the event route's thread then waited for (bench/ingest.ts: it waited for a CPU
  * 11–13% of the run instead of 15–17%); one thread loads 50–75k events/s, more than the event route accepts,
  * and streams a merge in less memory. DuckDB's thread count is global to the instance, so a query that overlaps
- * such work runs on one thread too (docs/storage.md); imports and queries otherwise keep every core.
+ * such work runs on one thread too (docs/storage.md); imports of up to 250k events take one thread as well
+ * (ingest/import.ts), larger imports and queries keep every core.
  */
 export const BACKGROUND_THREADS = 1;
 
