@@ -329,9 +329,10 @@ function rowsOf<T extends Row>(result: DuckDBMaterializedResult): T[] {
   for (let i = 0; i < result.chunkCount; i++) {
     const chunk = result.getChunk(i);
     for (let r = 0; r < chunk.rowCount; r++) {
+      // Each value made plain as it is read: one object per row, not a second one copied from the first.
       const row: Record<string, unknown> = {};
-      chunk.visitRowValues(r, (v, _, col, type) => { row[names[col]!] = JSDuckDBValueConverter(v, type, JSDuckDBValueConverter); });
-      out.push(toPlain(row) as T);
+      chunk.visitRowValues(r, (v, _, col, type) => { row[names[col]!] = toPlain(JSDuckDBValueConverter(v, type, JSDuckDBValueConverter)); });
+      out.push(row as T);
     }
   }
   return out;

@@ -31,6 +31,14 @@ const raw = (v: number | null) => v ?? 0;
 
 const BOUNCE = '100 * avg(is_bounce::INTEGER)';
 
+/**
+ * The pageview test of the marked pass (DuckDB only), the same answer as `event_type = 'pageview'`: a scalar
+ * function of the column alone is run once per dictionary entry of a Parquet page, where DuckDB evaluates a
+ * comparison on every row (pages over 30 days at 100M: the pass ~0.82× CPU; on a table's plain vectors it costs
+ * about what `=` does). Not for `FILTER (WHERE …)`, which selects rows instead.
+ */
+const IS_PAGEVIEW = "list_contains(['pageview'], event_type)";
+
 const DEFS = {
   /** Distinct visitors, exact (integer IDs keep it cheap). */
   visitors: {
@@ -47,7 +55,7 @@ const DEFS = {
   },
   pageviews: {
     sql: {
-      visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: "count_if(event_type = 'pageview')",
+      visits: 'sum(pageviews)', events: "count(*) FILTER (WHERE event_type = 'pageview')", counts: 'sum(pageviews)', marked: `count_if(${IS_PAGEVIEW})`,
       attr_visits: 'sum(pageviews)', first_visits: 'sum(pageviews)', value_visits: 'sum(pageviews)', attr_events: "count(*) FILTER (WHERE event_type = 'pageview')",
     },
     finish: count,
