@@ -44,7 +44,8 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     else await tx.exec(`CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`, params);
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
-    drops.push(...(await markBatch(tx, stage, marked, n)));
+    const marks = await markBatch(tx, stage, marked, n);
+    drops.push(...marks.drops);
     if (hot) await tx.exec(`INSERT INTO events BY NAME SELECT ${STORED_EVENT_COLUMNS} FROM ${marked}`);
     else await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
@@ -54,17 +55,16 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     await tx.exec(`
       CREATE TEMP TABLE ${vagg} AS
       WITH a AS MATERIALIZED (
-        SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
+        SELECT g.*, m.visit_prev, m.visit_changed AS attrs_changed, ${VALUE_MARKS.map((c) => `m.${c}`).join(', ')}
+        FROM (SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
           arg_min(path, ts) FILTER (WHERE event_type = 'pageview') AS entry_page,
           arg_max(path, ts) FILTER (WHERE event_type = 'pageview') AS exit_page,
           ${FIRST_EVENT_ATTRS.map((c) => `${isValueColumn(c) ? firstValue(c) : `arg_min_null(${c}, ts)`} AS ${c}`).join(', ')},
           count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
           count(*)::INTEGER AS events,
-          sum(revenue) AS revenue,
-          any_value(visit_prev) AS visit_prev,
-          any_value(visit_changed) AS attrs_changed,
-          ${VALUE_MARKS.map((c) => `any_value(${c}) AS ${c}`).join(', ')}
-        FROM ${marked} GROUP BY site_id, visit_id),
+          sum(revenue) AS revenue
+        FROM ${stage} GROUP BY site_id, visit_id) g
+        JOIN ${marks.visits} m ON m.site_id = g.site_id AND m.visit_id = g.visit_id),
       stored AS (SELECT v.site_id, v.visit_id FROM visits v SEMI JOIN a ON v.site_id = a.site_id AND v.visit_id = a.visit_id)
       SELECT a.*, s.visit_id IS NULL AS is_new FROM a LEFT JOIN stored s ON s.site_id = a.site_id AND s.visit_id = a.visit_id`);
 
