@@ -33,6 +33,16 @@ const pageKey = (path = 'path') => `coalesce(${path}, '')`;
 const ENCODE = `coalesce(${ms('prev_seen_ts')}, 0) AS seen_prev,
   CASE WHEN prev_page_ts IS NULL THEN 0 WHEN prev_page_ts < visit_start THEN -${ms('prev_page_ts')} ELSE ${ms('prev_page_ts')} END AS page_prev`;
 
+/**
+ * A visit's marks, over rows of visits with site_id, visitor_id, visit_start and attrs (packed(FAMILIES), NULL
+ * when not known): the start of the visitor's previous visit, and which attributes differ from that visit's
+ * (attr-marks.ts). Both from one window, so ties of visit_start are broken alike.
+ */
+const visitMarks = (rows: string, keep: string) => `SELECT ${keep}, coalesce(${ms('prev_start')}, 0) AS visit_prev,
+    CASE WHEN prev_start IS NULL THEN 0 ELSE ${changedBits(FAMILIES, (f) => `attrs.${f}`, (f) => `prev_attrs.${f}`, 'prev_attrs IS NULL')} END AS visit_changed
+  FROM (SELECT *, lag(visit_start) OVER vw AS prev_start, lag(attrs) OVER vw AS prev_attrs FROM (${rows})
+    WINDOW vw AS (PARTITION BY site_id, visitor_id ORDER BY visit_start))`;
+
 /** The bits of an event's attributes against the previous event's, `prev(f)` (attr-marks.ts). */
 const eventBits = (cur: (f: Family) => string, prev: (f: Family) => string, unknown?: string) => changedBits(EVENT_FAMILIES, cur, prev, unknown);
 
@@ -65,29 +75,18 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     await tx.exec(`CREATE TEMP TABLE ${valued} AS ${batchValueMarks(fresh, hist)}`);
     // A visit that continues the stored one starts where it did; the visit before a new one is the batch's
     // previous visit of the visitor, or the stored one. Visit starts are grouped, not windowed (a third less
-    // time for this statement). The visits ordered are the batch's and the stored latest one (unless the batch
-    // continues it; a UNION of both deduplicated whole rows); the window orders their keys and starts alone and the
-    // previous visit's attributes are joined (a struct of 17 strings carried through it cost half the statement).
+    // time for this statement).
     await tx.exec(`CREATE TEMP TABLE ${visits} AS
       WITH starts AS (
         SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start,
           CASE WHEN b.visit_id = h.visit_id THEN h.visit_attrs ELSE b.attrs END AS attrs
         FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS first, arg_min_null(${packed(FAMILIES)}, ts) AS attrs FROM ${stage} GROUP BY site_id, visitor_id, visit_id) b
         LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id),
-      r AS (SELECT site_id, visitor_id, visit_id, visit_start, false AS stored FROM starts
-        UNION ALL SELECT h.site_id, h.visitor_id, h.visit_id, h.visit_start, true FROM ${hist} h
-          ANTI JOIN starts b ON b.site_id = h.site_id AND b.visitor_id = h.visitor_id AND b.visit_id = h.visit_id),
-      l AS (SELECT *, lag(visit_start) OVER vw AS prev_start, lag(stored) OVER vw AS prev_stored, lag(visit_id) OVER vw AS prev_id FROM r
-        WINDOW vw AS (PARTITION BY site_id, visitor_id ORDER BY visit_start))
-      SELECT b.site_id, b.visit_id, b.visit_start, coalesce(${ms('l.prev_start')}, 0) AS visit_prev,
-        CASE WHEN l.prev_start IS NULL THEN 0 ELSE ${changedBits(FAMILIES, (f) => `b.attrs.${f}`, (f) => `pa.${f}`, 'pa IS NULL')} END AS visit_changed,
-        b.attrs AS visit_attrs, ${VALUE_MARKS.map((c) => `vm.${c}`).join(', ')}
-      FROM (SELECT l.*, CASE WHEN l.prev_stored THEN h.visit_attrs ELSE pb.attrs END AS pa FROM l
-          LEFT JOIN ${hist} h ON l.prev_stored AND h.site_id = l.site_id AND h.visitor_id = l.visitor_id
-          LEFT JOIN starts pb ON NOT l.prev_stored AND pb.site_id = l.site_id AND pb.visitor_id = l.visitor_id AND pb.visit_id = l.prev_id
-          WHERE NOT l.stored) l
-      JOIN starts b ON b.site_id = l.site_id AND b.visitor_id = l.visitor_id AND b.visit_id = l.visit_id
-      LEFT JOIN ${valued} vm ON vm.site_id = b.site_id AND vm.visit_id = b.visit_id`);
+      prev AS (${visitMarks(`SELECT site_id, visitor_id, visit_id, visit_start, attrs FROM starts
+          UNION SELECT site_id, visitor_id, visit_id, visit_start, visit_attrs FROM ${hist}`, 'site_id, visit_id, visit_start, attrs')})
+      SELECT prev.site_id, prev.visit_id, prev.visit_start, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs, ${VALUE_MARKS.map((c) => `vm.${c}`).join(', ')}
+      FROM prev LEFT JOIN ${valued} vm ON vm.site_id = prev.site_id AND vm.visit_id = prev.visit_id
+      WHERE (prev.site_id, prev.visit_id) IN (SELECT site_id, visit_id FROM starts)`);
     // The windows sort the row ids, keys and times alone, and `out` joins their marks to the rows as a view:
     // windowing the whole rows and copying them into another table cost ~25 µs per event on the ingest path. The
     // previous event's attributes are joined by its row id: lagging each through the window made the windows carry
