@@ -8,9 +8,13 @@ import type { Serial } from '../storage/serial.ts';
 import { markBatch, STORED_EVENT_COLUMNS } from '../storage/marks.ts';
 import { EVENT_REGISTRIES } from '../storage/registries.ts';
 import { sql, type Fragment } from '../storage/sql.ts';
-import { firstValue, isValueColumn, VALUE_MARKS } from '../storage/value-marks.ts';
+import { firstOrder, VALUE_MARKS } from '../storage/value-marks.ts';
 
-/** Visit attributes are those of its first event (nulls included, hence arg_min_null). */
+/**
+ * Visit attributes are those of its first event, nulls included: per visit, the row id of the event first in
+ * firstOrder (value-marks.ts: its value columns are their firstValue), whose attributes are then joined by row id
+ * (a third less time than an arg_min_null per attribute).
+ */
 const FIRST_EVENT_ATTRS = [
   'hostname', 'referrer', 'source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device', 'screen',
@@ -44,7 +48,8 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     else await tx.exec(`CREATE TEMP TABLE ${stage} AS SELECT * FROM ${source} WHERE site_id IN (SELECT id::VARCHAR FROM sites)`, params);
     const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*) AS rows FROM ${stage}`);
     if (!rows) return 0;
-    drops.push(...(await markBatch(tx, stage, marked, n)));
+    const marks = await markBatch(tx, stage, marked, n);
+    drops.push(...marks.drops);
     if (hot) await tx.exec(`INSERT INTO events BY NAME SELECT ${STORED_EVENT_COLUMNS} FROM ${marked}`);
     else await writePartitions(tx, manifest, written, 'events', marked, { columns: STORED_EVENT_COLUMNS, inArrivalOrder });
     for (const upsert of Object.values(EVENT_REGISTRIES)) await tx.exec(upsert(stage));
@@ -54,17 +59,17 @@ async function loadRows(tx: Tx, manifest: ParquetManifest, written: ParquetFile[
     await tx.exec(`
       CREATE TEMP TABLE ${vagg} AS
       WITH a AS MATERIALIZED (
-        SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
+        SELECT g.* EXCLUDE (first_rid), ${FIRST_EVENT_ATTRS.map((c) => `f.${c}`).join(', ')}, m.visit_prev, m.visit_changed AS attrs_changed, ${VALUE_MARKS.map((c) => `m.${c}`).join(', ')}
+        FROM (SELECT site_id, visit_id, any_value(visitor_id) AS visitor_id, min(ts) AS start_ts, max(ts) AS end_ts,
           arg_min(path, ts) FILTER (WHERE event_type = 'pageview') AS entry_page,
           arg_max(path, ts) FILTER (WHERE event_type = 'pageview') AS exit_page,
-          ${FIRST_EVENT_ATTRS.map((c) => `${isValueColumn(c) ? firstValue(c) : `arg_min_null(${c}, ts)`} AS ${c}`).join(', ')},
+          arg_min(rowid, ${firstOrder()}) AS first_rid,
           count(*) FILTER (WHERE event_type = 'pageview')::INTEGER AS pageviews,
           count(*)::INTEGER AS events,
-          sum(revenue) AS revenue,
-          any_value(visit_prev) AS visit_prev,
-          any_value(visit_changed) AS attrs_changed,
-          ${VALUE_MARKS.map((c) => `any_value(${c}) AS ${c}`).join(', ')}
-        FROM ${marked} GROUP BY site_id, visit_id),
+          sum(revenue) AS revenue
+        FROM ${stage} GROUP BY site_id, visit_id) g
+        JOIN ${stage} f ON f.rowid = g.first_rid
+        JOIN ${marks.visits} m ON m.site_id = g.site_id AND m.visit_id = g.visit_id),
       stored AS (SELECT v.site_id, v.visit_id FROM visits v SEMI JOIN a ON v.site_id = a.site_id AND v.visit_id = a.visit_id)
       SELECT a.*, s.visit_id IS NULL AS is_new FROM a LEFT JOIN stored s ON s.site_id = a.site_id AND s.visit_id = a.visit_id`);
 

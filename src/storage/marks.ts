@@ -47,17 +47,20 @@ const visitMarks = (rows: string, keep: string) => `SELECT ${keep}, coalesce(${m
 const eventBits = (cur: (f: Family) => string, prev: (f: Family) => string, unknown?: string) => changedBits(EVENT_FAMILIES, cur, prev, unknown);
 
 /**
- * Creates the view `out`: the rows of `stage` (events of any sites, any order) with their marks, visit_start
- * and their visit's mark (visit_prev: the loader stores it on the visits it opens), and moves visitor_history
- * and marks_stale on, in the caller's transaction. Returns the statements that drop `out` and what it reads,
- * for the caller to run when done with it.
+ * Creates the view `out`: the rows of `stage` (events of any sites, any order) with their marks, and the table
+ * `visits`: per visit of the batch (site_id, visit_id) its visit_start, marks (visit_prev, visit_changed and the
+ * value marks: the loader stores them on the visits it opens) and visit_attrs. Moves visitor_history and
+ * marks_stale on, in the caller's transaction. Returns the table's name and the statements that drop `out` and
+ * what it reads, for the caller to run when done with them. The visit's marks are kept apart from the rows: carried
+ * on each of them they were copied 50,000 times per import request (a struct of 17 strings among them).
  */
-export async function markBatch(tx: Tx, stage: string, out: string, seq: number): Promise<string[]> {
+export async function markBatch(tx: Tx, stage: string, out: string, seq: number): Promise<{ visits: string; drops: string[] }> {
   const hist = `marks_hist_${seq}`;
   const found = `marks_found_${seq}`;
   const keyed = `marks_keyed_${seq}`;
   const fresh = `marks_fresh_${seq}`;
   const valued = `marks_valued_${seq}`;
+  const visits = `marks_visits_${seq}`;
   try {
     // The batch's visitors are found on the two key columns alone, then their rows fetched by row id: joining
     // whole rows scanned every visitor's pages map, a cost that grew with the stored history (1M visitors:
@@ -72,34 +75,42 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     await tx.exec(`CREATE TEMP TABLE ${valued} AS ${batchValueMarks(fresh, hist)}`);
     // A visit that continues the stored one starts where it did; the visit before a new one is the batch's
     // previous visit of the visitor, or the stored one. Visit starts are grouped, not windowed (a third less
-    // time for this statement); the windows sort a few narrow columns keyed by row id, and `out` joins them to
-    // the rows as a view: windowing the whole rows and copying them into another table cost ~25 µs per event
-    // on the ingest path. A page's previous time is joined from the unnested maps: looking it up in the map
-    // joined to every event copied a visitor's whole map per event, which for one visitor with 10k pages
-    // (an office behind one IP, a crawler with a browser's user agent) ran out of memory.
-    await tx.exec(`CREATE TEMP TABLE ${keyed} AS
+    // time for this statement).
+    await tx.exec(`CREATE TEMP TABLE ${visits} AS
       WITH starts AS (
         SELECT b.site_id, b.visitor_id, b.visit_id, CASE WHEN b.visit_id = h.visit_id THEN h.visit_start ELSE b.first END AS visit_start,
           CASE WHEN b.visit_id = h.visit_id THEN h.visit_attrs ELSE b.attrs END AS attrs
         FROM (SELECT site_id, visitor_id, visit_id, min(ts) AS first, arg_min_null(${packed(FAMILIES)}, ts) AS attrs FROM ${stage} GROUP BY site_id, visitor_id, visit_id) b
         LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id),
       prev AS (${visitMarks(`SELECT site_id, visitor_id, visit_id, visit_start, attrs FROM starts
-          UNION SELECT site_id, visitor_id, visit_id, visit_start, visit_attrs FROM ${hist}`, 'site_id, visit_id, visit_start, attrs')}),
-      pages AS (${pagesOf(hist)}),
+          UNION SELECT site_id, visitor_id, visit_id, visit_start, visit_attrs FROM ${hist}`, 'site_id, visit_id, visit_start, attrs')})
+      SELECT prev.site_id, prev.visit_id, prev.visit_start, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs, ${VALUE_MARKS.map((c) => `vm.${c}`).join(', ')}
+      FROM prev LEFT JOIN ${valued} vm ON vm.site_id = prev.site_id AND vm.visit_id = prev.visit_id
+      WHERE (prev.site_id, prev.visit_id) IN (SELECT site_id, visit_id FROM starts)`);
+    // The windows sort the row ids, keys and times alone, and `out` joins their marks to the rows as a view:
+    // windowing the whole rows and copying them into another table cost ~25 µs per event on the ingest path. The
+    // previous event's attributes are joined by its row id: lagging each through the window made the windows carry
+    // every value, and cost 3–4 times what they cost narrow (~0.4 s of a 50,000-event import at 1M stored).
+    // A page's previous time is joined from the unnested maps: looking it up in the map
+    // joined to every event copied a visitor's whole map per event, which for one visitor with 10k pages
+    // (an office behind one IP, a crawler with a browser's user agent) ran out of memory.
+    await tx.exec(`CREATE TEMP TABLE ${keyed} AS
+      WITH pages AS (${pagesOf(hist)}),
+      w AS (SELECT rowid AS rid, lag(rowid) OVER v AS prev_rid, lag(ts) OVER v AS prev_ts, lag(ts) OVER p AS prev_page_ts FROM ${stage}
+        WINDOW v AS (PARTITION BY site_id, visitor_id ORDER BY ts), p AS (PARTITION BY site_id, visitor_id, path ORDER BY ts)),
       e AS (
-        SELECT s.rowid AS rid, s.site_id, s.visit_id,
-          coalesce(lag(s.ts) OVER v, h.last_seen) AS prev_seen_ts,
-          coalesce(lag(s.ts) OVER p, hp.ts) AS prev_page_ts,
-          CASE WHEN lag(s.ts) OVER v IS NOT NULL THEN ${eventBits((f) => `s.${f}`, (f) => `lag(s.${f}) OVER v`)}
+        SELECT w.rid, s.site_id, s.visit_id,
+          coalesce(w.prev_ts, h.last_seen) AS prev_seen_ts,
+          coalesce(w.prev_page_ts, hp.ts) AS prev_page_ts,
+          CASE WHEN w.prev_ts IS NOT NULL THEN ${eventBits((f) => `s.${f}`, (f) => `q.${f}`)}
             WHEN h.last_seen IS NULL THEN 0
             ELSE ${eventBits((f) => `s.${f}`, (f) => `h.last_event.${f}`, 'h.last_event IS NULL')} END AS attrs_changed
-        FROM ${stage} s
+        FROM w JOIN ${stage} s ON s.rowid = w.rid
+        LEFT JOIN ${stage} q ON q.rowid = w.prev_rid
         LEFT JOIN (SELECT site_id, visitor_id, last_seen, last_event FROM ${hist}) h ON h.site_id = s.site_id AND h.visitor_id = s.visitor_id
-        LEFT JOIN pages hp ON hp.site_id = s.site_id AND hp.visitor_id = s.visitor_id AND hp.k = ${pageKey('s.path')}
-        WINDOW v AS (PARTITION BY s.site_id, s.visitor_id ORDER BY s.ts), p AS (PARTITION BY s.site_id, s.visitor_id, s.path ORDER BY s.ts))
-      SELECT e.rid, prev.visit_start, ${ENCODE}, e.attrs_changed, prev.visit_prev, prev.visit_changed, prev.attrs AS visit_attrs, ${VALUE_MARKS.map((c) => `vm.${c}`).join(', ')}
-      FROM e JOIN prev ON prev.site_id = e.site_id AND prev.visit_id = e.visit_id
-      LEFT JOIN ${valued} vm ON vm.site_id = e.site_id AND vm.visit_id = e.visit_id`);
+        LEFT JOIN pages hp ON hp.site_id = s.site_id AND hp.visitor_id = s.visitor_id AND hp.k = ${pageKey('s.path')})
+      SELECT e.rid, ${ENCODE}, e.attrs_changed
+      FROM e JOIN ${visits} m ON m.site_id = e.site_id AND m.visit_id = e.visit_id`);
     await tx.exec(`CREATE TEMP VIEW ${out} AS SELECT s.*, k.* EXCLUDE (rid) FROM ${stage} s JOIN ${keyed} k ON k.rid = s.rowid`);
     // Marks of later stored events would have to change; ranges from after the newest such event stay exact.
     await tx.exec(`INSERT INTO marks_stale
@@ -112,16 +123,17 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
     await tx.exec(`INSERT INTO visitor_history (${HISTORY_COLUMNS})
       SELECT b.site_id, b.visitor_id,
         CASE WHEN h.last_seen > b.last_seen THEN h.last_seen ELSE b.last_seen END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE b.lv.visit_id END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE b.lv.visit_start END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_id ELSE lv.visit_id END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_start ELSE lv.visit_start END,
         p.pages,
         CASE WHEN h.last_seen > b.last_seen THEN h.last_event ELSE b.last_event END,
-        CASE WHEN h.last_seen > b.last_seen THEN h.visit_attrs ELSE b.lv.visit_attrs END,
+        CASE WHEN h.last_seen > b.last_seen THEN h.visit_attrs ELSE lv.visit_attrs END,
         ${LIST_COLUMNS.map((c) => `l.${c}`).join(', ')}
       FROM (SELECT site_id, visitor_id, max(ts) AS last_seen,
-              arg_max(struct_pack(visit_id := visit_id, visit_start := visit_start, visit_attrs := visit_attrs), ts) AS lv,
+              arg_max(visit_id, ts) AS lv_id,
               arg_max(${packed(EVENT_FAMILIES)}, ts) AS last_event
-            FROM ${out} GROUP BY site_id, visitor_id) b
+            FROM ${stage} GROUP BY site_id, visitor_id) b
+      JOIN ${visits} lv ON lv.site_id = b.site_id AND lv.visit_id = b.lv_id
       LEFT JOIN ${hist} h ON h.site_id = b.site_id AND h.visitor_id = b.visitor_id
       JOIN (${latestPages(`${pagesOf(hist)}
             UNION ALL SELECT site_id, visitor_id, ${pageKey()}, ts FROM ${stage}`)}) p ON p.site_id = b.site_id AND p.visitor_id = b.visitor_id
@@ -130,7 +142,7 @@ export async function markBatch(tx: Tx, stage: string, out: string, seq: number)
   } finally {
     for (const t of [hist, found, fresh, valued]) await tx.exec(`DROP TABLE IF EXISTS ${t}`).catch(() => {});
   }
-  return [`DROP VIEW IF EXISTS ${out}`, `DROP TABLE IF EXISTS ${keyed}`];
+  return { visits, drops: [`DROP VIEW IF EXISTS ${out}`, `DROP TABLE IF EXISTS ${keyed}`, `DROP TABLE IF EXISTS ${visits}`] };
 }
 
 /** The (site_id, visitor_id, k, ts) pairs of the `pages` maps of a visitor_history relation. */

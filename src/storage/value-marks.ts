@@ -85,8 +85,10 @@ export const LIST_COLUMNS = VALUE_COLUMNS.map(listColumn);
  * A visit's value of `c`: its first event's, the tie of two first events broken by the values themselves, so the
  * loader's visits row (ingest/load-sql.ts) and the batch's marks (marks.ts) take the same event's value.
  */
-export const firstValue = (c: ValueColumn, ts = 'ts') =>
-  `arg_min_null(${c}, struct_pack(t := ${ts}, ${VALUE_COLUMNS.map((x) => `${x} := ${x}`).join(', ')}))`;
+export const firstValue = (c: ValueColumn, ts = 'ts') => `arg_min_null(${c}, ${firstOrder(ts)})`;
+
+/** The order firstValue takes a visit's first event in: a row first in it holds every value column's firstValue. */
+export const firstOrder = (ts = 'ts') => `struct_pack(t := ${ts}, ${VALUE_COLUMNS.map((x) => `${x} := ${x}`).join(', ')})`;
 
 /** A SELECT of `keep` and each row's marks over `rows` (visitor_id, visit_id, visit_start and the value columns) of one site. */
 export const siteValueMarks = (rows: string, keep: string) => lagged(rows, keep, VALUE_COLUMNS, false);
