@@ -9,7 +9,7 @@
 // `--in-flight`: requests kept in flight, as a migration script may (the server reads one body while it loads
 // another, and loads them in arrival order); 1 sends each once the previous one has answered.
 // BENCH_LOGS=1 prints the server's import and compaction log lines at the end; BENCH_LOGS_FILE=<path> writes its whole log there.
-// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--in-flight 2] [--memory 1GB]
+// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--in-flight 1] [--memory 1GB]
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ import { setupAccount } from '../test/helpers/api.ts';
 import { cpuSeconds } from './proc-stats.ts';
 
 const { values: args } = parseArgs({
-  options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, 'in-flight': { type: 'string', default: '2' }, memory: { type: 'string', default: '1GB' } },
+  options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, 'in-flight': { type: 'string', default: '1' }, memory: { type: 'string', default: '1GB' } },
 });
 const EVENTS = Number(args.events);
 const LINES = Number(args.lines);

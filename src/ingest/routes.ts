@@ -138,7 +138,7 @@ export const ingestRoutes = (auth: Auth, svc: () => IngestService, tracker: Retu
           'Any body may be gzip-compressed (detected by its magic bytes). Lines are enriched like live events and sessionized with the visitor\'s stored visits: an event within 30 minutes of a stored visit of its visitor joins it, so a history imported in pieces gives the same visits as imported whole. ' +
           'Errors name the line (for Parquet, the row; for CSV, the line a record starts on); at most 100 are listed. Other formats than ndjson also answer `skipped`, the lines left out on purpose. ' +
           'An `Idempotency-Key` header (or `import_id`), 1–255 printable characters, makes a retry answer the first result (header `Idempotent-Replayed: true`) instead of importing again; while the first still runs, a duplicate gets 409. A failed request imported nothing and stores nothing. ' +
-          'A migration may keep several requests in flight (two is enough: the server reads one body while it loads the other); a site\'s imports load in the order their requests arrived, so a history sent oldest first loads oldest first. ' +
+          'Several requests may be in flight: a site\'s imports load one at a time, in the order their requests reached the server (requests sent at once on separate connections may reach it in either order; see docs/data.md). ' +
           'The body is streamed, so files of millions of lines are fine. An import still working after 5 s answers 200 at once and streams spaces until its JSON result follows (valid JSON either way), so no proxy or idle timeout cuts it.',
       },
     });
