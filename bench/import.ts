@@ -43,6 +43,7 @@ let stepCpu = cpuSeconds(pid);
 const cpu0 = stepCpu;
 let lastStored = 0;
 let baseline = 0;
+process.on('exit', () => { if (process.env.BENCH_LOGS_FILE) writeFileSync(process.env.BENCH_LOGS_FILE, srv.logs()); });
 const run = await importRate({
   url, token: acct.token, events: EVENTS, lines: LINES, step: STEP, inFlight: IN_FLIGHT,
   onStep: (stored, rate) => {
