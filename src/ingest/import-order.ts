@@ -4,7 +4,7 @@
 // visitor's stored ones would mark the site's first-occurrence marks stale, and compaction would recompute them
 // over the whole history (storage/marks.ts).
 
-type Turn = {
+export type Turn = {
   /** Resolves once every earlier import of the site has queued its load or ended. */
   ready: Promise<void>;
   /** This import has queued its load, or ended without one: the next may go. Idempotent. */

@@ -20,6 +20,7 @@ import { bodyBytes } from './import-formats/body-lines.ts';
 import { IMPORT_FORMATS, type ImportFormatName } from './import-formats/index.ts';
 import { importSecret, importVisitors, type LiveSalt } from './import-visitor.ts';
 import { sessionizeImport } from './import-visits.ts';
+import type { Turn } from './import-order.ts';
 
 const MAX_ERRORS = 100;
 /**
@@ -48,8 +49,8 @@ export type ImportOptions = {
   record?: (result: ImportResult, tx?: Tx) => Promise<void>;
   /** Told, once the import has committed, whether its events went to the hot events table. */
   loadedHot?: (hot: boolean) => void;
-  /** The request's place among the site's imports in flight (import-order.ts): its load is queued in that order. */
-  turn?: { ready: Promise<void>; pass: () => void };
+  /** The request's place among the site's imports in flight: its load is queued in that order (the caller passes it on every other path). */
+  turn?: Turn;
 };
 
 const stagingDir = (dataDir: string) => join(dataDir, 'import');
@@ -139,7 +140,6 @@ export async function importEvents(db: Database, serial: Serial, manifest: Parqu
     log.info('import loaded', { site: site.id, format, imported: result.imported, rejected: result.rejected, readMs: Math.round(read - started), loadMs: Math.round(performance.now() - read) });
     return result;
   } finally {
-    opts.turn?.pass();
     await fd.close().catch(() => {});
     rmSync(file, { force: true });
   }
