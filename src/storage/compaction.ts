@@ -16,6 +16,7 @@ import { flushHotEvents, hotEventRows, HOT_FLUSH_ROWS } from './hot-events.ts';
 import { flushAside } from './hot-flush-aside.ts';
 import { ImportHold, type HoldLimits } from './import-hold.ts';
 import { writeClosedVisits } from './closed-visits.ts';
+import { pausePoint } from './pause-point.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
@@ -146,6 +147,9 @@ export class Compactor {
   /** One round: `flush` writes the hot events first. */
   private async round(now: number, flush: boolean): Promise<CompactionResult> {
     this.hold.ran();
+    // Decided before the round's work: imports waiting in the queue behind it cannot answer meanwhile, so after a
+    // long visits step they would look stopped (a 16 s step at 7M imported, then 21 s of merges mid-migration).
+    const merging = !this.hold.arriving(Date.now());
     const t0 = performance.now();
     // First: retention, marks and merges work on files only. On every core, as the import that filled it.
     const flushed = flush ? await writingFiles(this.db, this.manifest, (tx, written) => flushHotEvents(tx, this.manifest, written)) : 0;
@@ -156,6 +160,7 @@ export class Compactor {
     if (flushed) await this.db.exec('CHECKPOINT').catch(() => {});
     const t1 = performance.now();
     const out = await this.compact(new Date(now - CLOSED_AFTER_MS).toISOString());
+    await pausePoint('compaction:visits-written');
     const t2 = performance.now();
     out.flushed = flushed;
     // Before merging: files it empties are not merged first.
@@ -164,7 +169,6 @@ export class Compactor {
     // after the last one: merging a month's flushed files is most of such a round (~6M events rewritten at 10M
     // stored), and later flushes would make them merge again. Queries read unmerged files as well, only more of them.
     const t3 = performance.now();
-    const merging = !this.hold.arriving(Date.now());
     out.merged = merging ? await this.mergeSmall() : 0;
     const t4 = performance.now();
     out.remarked = await this.remark(now);

@@ -78,7 +78,9 @@ test('a round is not held back while the hot visits are at their bound', async (
 
 test('a round the bound releases while imports arrive writes the closed visits and leaves merges until they stop', async () => {
   // Hot events flushed every 2,000 (a month's small files pile up to merge) and every round at the visits' bound.
-  srv = await startServer({ env: { TERN_TEST_COMPACTION_MS: '500', TERN_TEST_HOLD_MAX_VISITS: '1', TERN_TEST_HOT_FLUSH_ROWS: '2000' } });
+  // Each round's visits step takes 1.5 s, longer than the 1 s quiet time: the import waiting behind it must still
+  // count as arriving when the round comes to its merges.
+  srv = await startServer({ env: { TERN_TEST_COMPACTION_MS: '500', TERN_TEST_HOLD_MAX_VISITS: '1', TERN_TEST_HOT_FLUSH_ROWS: '2000', TERN_TEST_PAUSE_AT: 'compaction:visits-written@1500' } });
   const acct = await setupAccount(srv.url);
   const { batches, visits } = history(16_000);
   for (const b of batches) expect((await importAll(srv.url, acct, b)).imported).toBe(b.length);
