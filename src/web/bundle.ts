@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { bundleBrowserApp } from '../runtime/bundle.ts';
 import { sourceHash } from '../runtime/source-hash.ts';
-import { indexHtml } from './index-html.ts';
+import { indexHtml, type Manifest } from './index-html.ts';
 
 /** The dashboard route's first load (entry JS, its static imports and the CSS), gzipped. */
 export const INITIAL_BUDGET = 80 * 1024;
@@ -17,7 +17,6 @@ export const INITIAL_BUDGET = 80 * 1024;
 export const TOTAL_BUDGET = 180 * 1024;
 
 export type WebAsset = { name: string; type: string; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> };
-export type Manifest = { entry: string; css: string[]; preload: string[]; icon: string };
 export type DashboardBuild = {
   assets: Map<string, WebAsset>;
   html: string;

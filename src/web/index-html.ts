@@ -1,5 +1,6 @@
 // The one HTML page of the dashboard SPA: links the hashed CSS, preloads the entry's static chunks, loads the entry.
-import type { Manifest } from './bundle.ts';
+/** The bundle's manifest (bundle.ts writes it): the hashed entry, its CSS, its static chunks and the icon. */
+export type Manifest = { entry: string; css: string[]; preload: string[]; icon: string };
 
 export function indexHtml(m: Manifest): string {
   const css = m.css.map((c) => `<link rel="stylesheet" href="/assets/${c}">`).join('');

@@ -3,15 +3,9 @@
 import { invalidQuery } from '../errors.ts';
 import type { MatchDef } from '../sql/goals-match.ts';
 import { goalMatch } from '../sql/goals-match.ts';
-import type { Filter } from './filters.ts';
+import type { Filter, FilterNode } from './filter-types.ts';
 import { OPERATORS, type Operator } from './operators.ts';
 import { queryDimension } from './query-dimensions.ts';
-
-export type FilterNode =
-  | { op: 'leaf'; filter: Filter; path: string }
-  | { op: 'and' | 'or'; children: FilterNode[] }
-  | { op: 'not'; child: FilterNode }
-  | { op: 'has_done' | 'has_not_done'; child: FilterNode };
 
 /** A goal of the site, as the query API names it (by name or id). */
 export type SiteGoal = { id: string; name: string; type: string; path?: string | null; event_name?: string | null };

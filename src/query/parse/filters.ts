@@ -3,20 +3,11 @@ import { z } from 'zod';
 import type { Database } from '../../storage/database.ts';
 import { invalidQuery } from '../errors.ts';
 import { goalMatch, type MatchDef } from '../sql/goals-match.ts';
-import { DIMENSIONS, type Level } from './dimensions.ts';
-import type { FilterNode } from './filter-tree.ts';
+import { DIMENSIONS } from './dimensions.ts';
+import type { Filter, Target } from './filter-types.ts';
 import { OPERATORS, type Operator } from './operators.ts';
 
 
-/** What a filter tests: a registered column, a custom property, or goal completion. */
-export type Target =
-  | { kind: 'column'; level: Level; column: string; onEveryEvent: boolean }
-  | { kind: 'prop'; key: string }
-  | { kind: 'goal'; goals: MatchDef[] }
-  /** A nested filter of the query API (and / or / not / has_done), compiled per table by sql/filter-tree-sql.ts. */
-  | { kind: 'tree'; node: FilterNode };
-
-export type Filter = { dimension: string; operator: Operator; values: string[]; target: Target };
 
 const MAX_FILTERS = 20;
 const MAX_VALUES = 100;

@@ -5,7 +5,7 @@
 import type { ApiQuery } from './query-parse.ts';
 import type { ApiMetric } from './query-body.ts';
 import { queryDimension, type QueryDim } from './query-dimensions.ts';
-import type { Filter } from './filters.ts';
+import type { Filter } from './filter-types.ts';
 import type { Paging } from '../sql/paging.ts';
 import type { Interval } from '../sql/buckets.ts';
 import type { Comparison } from './period.ts';

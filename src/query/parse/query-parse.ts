@@ -5,7 +5,8 @@ import { isDate } from './calendar.ts';
 import type { PeriodInput } from './period.ts';
 import { API_METRICS, DATE_RANGES, type ApiMetric } from './query-body.ts';
 import { queryDimension, type QueryDim } from './query-dimensions.ts';
-import { bad, filteredGoals, parseFilterTree, type FilterNode, type SiteGoal } from './filter-tree.ts';
+import { bad, filteredGoals, parseFilterTree, type SiteGoal } from './filter-tree.ts';
+import type { FilterNode } from './filter-types.ts';
 
 export type OrderKey = { key: string; desc: boolean };
 

@@ -13,7 +13,7 @@ import { revenue, revenueOf, type RevenueTotals } from './revenue.ts';
 import { breakdown } from './breakdown.ts';
 import { stats, totals } from './aggregate.ts';
 import { chart } from './charts.ts';
-import type { QueryAnswer } from './query.ts';
+import type { QueryAnswer } from './query-answer.ts';
 
 /**
  * A query the planner answers with the ranked breakdown (a breakdown report's preset, or /query of that

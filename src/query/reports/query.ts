@@ -9,9 +9,9 @@ import type { Scope, ScopeSite } from '../plan/scope.ts';
 import { comparisonRange, rangeEcho, resolvePeriod, realtimeRange, type Range } from '../parse/period.ts';
 import type { ParquetManifest } from '../../storage/parquet-layout.ts';
 import type { ApiQuery, QueryMetric } from '../parse/query-parse.ts';
-import { filteredGoals, withoutGoals, type FilterNode, type SiteGoal } from '../parse/filter-tree.ts';
+import { filteredGoals, withoutGoals, type SiteGoal } from '../parse/filter-tree.ts';
 import { flatFilters } from '../parse/filter-tree.ts';
-import type { Filter } from '../parse/filters.ts';
+import type { Filter, FilterNode } from '../parse/filter-types.ts';
 import { bucketLabels, type Interval } from '../sql/buckets.ts';
 import { labelledColumns, pageAttrColumns, percentageBase, rawColumns, visitAttrColumns, queryParts, SCOPE_ROW, type PartsInput } from '../sql/query-parts.ts';
 import { averageOrderValue, change, conversionRate, money, percentage, viewsPerVisit } from '../sql/metrics.ts';
@@ -19,8 +19,7 @@ import { rows } from '../run.ts';
 import { firstVisitDate } from '../parse/first-visit.ts';
 import { strategyFor } from '../plan/query-strategy.ts';
 import { byReport, rankedReport } from './query-presets.ts';
-
-export type QueryRow = { dimensions: string[]; metrics: (number | null)[] };
+import type { QueryAnswer, QueryRow } from './query-answer.ts';
 
 const MAX_TIME_LABELS = 10_000;
 const CHART_BUCKETS = 1000;
@@ -141,14 +140,6 @@ function finishRows(q: ApiQuery, found: Record<string, unknown>[], totalVisitors
     metrics: q.metrics.map((m) => finishMetric(m, r, totalVisitors)),
   }));
 }
-
-export type QueryAnswer = {
-  results: QueryRow[];
-  totals?: Record<string, number | null>;
-  comparison?: { range: ReturnType<typeof rangeEcho>; totals?: Record<string, number | null>; results: (QueryRow & { change: (number | null)[] })[] };
-  meta: { range: ReturnType<typeof rangeEcho>; total_rows: number; time_labels?: string[] };
-  query: Record<string, unknown>;
-};
 
 /** Totals and (for percentage) the visitors of the whole query. */
 async function totalsOf(run: Run, p: Pick<PartsInput, 'plan' | 'denominator'>) {

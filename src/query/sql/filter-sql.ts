@@ -1,6 +1,6 @@
 // Typed filters → WHERE fragments. Values and property keys are always bound parameters.
 import { and, ident, oneOf, or, sql, type Fragment } from '../../storage/sql.ts';
-import type { Filter } from '../parse/filters.ts';
+import type { Filter } from '../parse/filter-types.ts';
 import { anyGoalCondition } from './goals-match.ts';
 import { DUCKDB, type Dialect } from './dialect.ts';
 

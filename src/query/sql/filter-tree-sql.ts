@@ -2,7 +2,7 @@
 // where it lives (contract §7): on the row itself when it is of the row's level (or a visit attribute every
 // event carries), else through the visit or event it belongs to; has_done asks for the visitor.
 import { sql, type Fragment } from '../../storage/sql.ts';
-import type { FilterNode } from '../parse/filter-tree.ts';
+import type { FilterNode } from '../parse/filter-types.ts';
 import { condition, isVisitLevel } from './filter-sql.ts';
 import { DUCKDB, type Dialect } from './dialect.ts';
 
