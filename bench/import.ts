@@ -43,6 +43,7 @@ let stepCpu = cpuSeconds(pid);
 const cpu0 = stepCpu;
 let lastStored = 0;
 let baseline = 0;
+// On any exit, a failed request's included: the one place the log is written.
 process.on('exit', () => { if (process.env.BENCH_LOGS_FILE) writeFileSync(process.env.BENCH_LOGS_FILE, srv.logs()); });
 const run = await importRate({
   url, token: acct.token, events: EVENTS, lines: LINES, step: STEP, inFlight: IN_FLIGHT,
@@ -75,6 +76,5 @@ if (srv.logs().includes('compaction held back')) {
     ? `compaction after the last request: ${after.length} round(s), ${(sum('ms') / 1000).toFixed(1)} s, ${sum('visits').toLocaleString('en')} visits written, ${sum('merged')} files merged`
     : 'compaction after the last request: no round merged files within 10 min');
 }
-if (process.env.BENCH_LOGS_FILE) writeFileSync(process.env.BENCH_LOGS_FILE, srv.logs());
 if (process.env.BENCH_LOGS) console.log(srv.logs().split("\n").filter((l) => /import loaded|compacted|marks|flush|bridged|held/.test(l)).join("\n"));
 await srv.cleanup();

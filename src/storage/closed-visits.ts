@@ -1,5 +1,5 @@
 // Closed visits from the hot visits table to Parquet, one file per site and month, sorted by start. A migration
-// leaves up to 2M visits hot (import-hold.ts), spread over every month in arrival (visitor) order: picking each
+// leaves up to 500k visits hot (import-hold.ts), spread over every month in arrival (visitor) order: picking each
 // month's rows through a join with the closed set scanned and hashed the whole table once per month (13 times for
 // a year). As the hot-event flush does (hot-events.ts), consecutive months are sorted together, about a slice at a
 // time, and each month's file is its stretch of the slice; the closed rows are told by end_ts, in the caller's
