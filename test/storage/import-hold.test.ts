@@ -8,7 +8,8 @@ import { importAll } from '../helpers/import.ts';
 import { generateEvents, type ImportEvent } from '../../bench/generate.ts';
 
 let srv: TestServer | undefined;
-afterEach(async () => { await srv?.cleanup(); srv = undefined; });
+// Stopping waits for a paused compaction round to finish: past bun test's 5 s default for hooks.
+afterEach(async () => { await srv?.cleanup(); srv = undefined; }, 60_000);
 
 const lines = (text: string) => srv!.logs().split('\n').filter((l) => l.includes(text));
 async function until(what: () => boolean, label: string, ms = 30_000) {
