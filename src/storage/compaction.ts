@@ -4,10 +4,10 @@
 // Small files of a month are merged in tiers of similar size, so a row is rewritten a few times at most.
 // A site whose first-occurrence marks went stale (an import of past data) has them recomputed here.
 import { rmSync } from 'node:fs';
-import { BACKGROUND_THREADS, type Database } from './database.ts';
+import type { Database } from './database.ts';
 import type { Serial } from './serial.ts';
-import { readOptions, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { unregister, writePartition, writingFiles } from './parquet-writer.ts';
+import type { ParquetFile, ParquetManifest } from './parquet-layout.ts';
+import { writingFiles } from './parquet-writer.ts';
 import { log } from '../log.ts';
 import { rebuildMarks } from './marks.ts';
 import { fillValueMarks } from './fill-value-marks.ts';
@@ -17,12 +17,10 @@ import { flushAside } from './hot-flush-aside.ts';
 import { ImportHold, type HoldLimits } from './import-hold.ts';
 import { writeClosedVisits } from './closed-visits.ts';
 import { pausePoint } from './pause-point.ts';
+import { mergeBeside, mergeGroups } from './compaction-merge.ts';
 
 /** A visit is closed once no event can join it: 30 minutes of inactivity, plus slack for a loader backlog. */
 const CLOSED_AFTER_MS = 35 * 60 * 1000;
-const MERGE_MIN_FILES = 4;
-/** Files at least this large are not merged again (a month's big files stay as they are). */
-const SMALL_FILE_ROWS = 500_000;
 /** Merged-away files stay readable this long for queries already planned against them. */
 const DELETE_GRACE_MS = 60_000;
 /** The minute's compaction leaves hot events to a migration still sending requests until this long after the last. */
@@ -31,6 +29,8 @@ const IMPORT_IDLE_MS = 2 * 60_000;
 const REMARK_RETRY_MAX_MS = 60 * 60_000;
 
 export type CompactionResult = { files: number; visits: number; merged: number; remarked: number; flushed?: number; retention?: RetentionResult };
+/** A round's work in the writers' queue, and whether its merges (beside the queue, after it) are due. */
+type Round = { out: CompactionResult; merging: boolean; t0: number; flushMs: number; visitsMs: number };
 
 const nothing = (): CompactionResult => ({ files: 0, visits: 0, merged: 0, remarked: 0, flushed: 0 });
 
@@ -48,6 +48,10 @@ export class Compactor {
   private aside: Promise<void> | undefined;
   /** The last flush aside gave up (a hot row changed under it): the next one runs in the queue, where nothing can. */
   private asideGaveUp = false;
+  /** A round's merges under way beside the queue (compaction-merge.ts): the next round leaves merging to them. */
+  private merges: Promise<number> | undefined;
+  /** Set by stop(): merges under way end after their current file. */
+  private stopping = false;
   /** Scheduled rounds wait while a migration's imports keep arriving (import-hold.ts). */
   private hold: ImportHold;
 
@@ -73,8 +77,10 @@ export class Compactor {
   async stop() {
     if (this.timer) clearInterval(this.timer);
     this.hold.stop();
+    this.stopping = true;
     await this.aside;
     await this.running.catch(() => {});
+    await this.merges?.catch(() => {});
     // No query can still be reading merged-away files once the server has stopped.
     for (const g of this.graveyard.splice(0)) { clearTimeout(g.timer); g.bury(); }
   }
@@ -100,9 +106,9 @@ export class Compactor {
         this.flushBeside(now);
         if (opts.afterImport) return nothing();
       }
-      if (opts.scheduled && why !== 'files' && await this.held(now)) return nothing();
+      if (opts.scheduled && why !== 'files' && await this.held(now)) return null;
       return this.round(now, why === 'files' || why === 'idle');
-    });
+    }).then((r) => (r && 'out' in r ? this.finish(r) : r ?? nothing()));
     this.running = p;
     return p;
   }
@@ -135,7 +141,8 @@ export class Compactor {
 
   /** A round behind the writers queued meanwhile, not awaited by the import that set it off; `holdable`: see held(). */
   private queueRound(now: number, flush: boolean, holdable = false) {
-    this.running = this.serial.run(async () => (holdable && await this.held(Date.now()) ? nothing() : this.round(now, flush)))
+    this.running = this.serial.run(async () => (holdable && await this.held(Date.now()) ? null : this.round(now, flush)))
+      .then((r) => r && this.finish(r))
       .catch((e) => log.error('compaction after import failed', { error: String(e) }));
   }
 
@@ -144,8 +151,8 @@ export class Compactor {
     return this.hold.hold(now, async () => Number((await this.db.query<{ n: number }>('SELECT count(*) AS n FROM visits'))[0]!.n));
   }
 
-  /** One round: `flush` writes the hot events first. */
-  private async round(now: number, flush: boolean): Promise<CompactionResult> {
+  /** One round's work in the queue: `flush` writes the hot events first. Its merges follow beside the queue (finish). */
+  private async round(now: number, flush: boolean): Promise<Round> {
     this.hold.ran();
     // Decided before the round's work: imports waiting in the queue behind it cannot answer meanwhile, so after a
     // long visits step they would look stopped (a 16 s step at 7M imported, then 21 s of merges mid-migration).
@@ -163,22 +170,39 @@ export class Compactor {
     await pausePoint('compaction:visits-written');
     const t2 = performance.now();
     out.flushed = flushed;
-    // Before merging: files it empties are not merged first.
+    // Before merging: files it empties are not merged first; and marks recomputed before, so that merges do not
+    // rewrite files the recompute then replaces.
     out.retention = await enforceRetention(this.db, this.manifest, now, (files) => this.retire(files));
-    // While a migration's imports keep arriving (a round the hot visits' bound released), merges wait for the round
-    // after the last one: merging a month's flushed files is most of such a round (~6M events rewritten at 10M
-    // stored), and later flushes would make them merge again. Queries read unmerged files as well, only more of them.
-    const t3 = performance.now();
-    out.merged = merging ? await this.mergeSmall() : 0;
-    const t4 = performance.now();
     out.remarked = await this.remark(now);
     // Imports that waited in the queue behind this round count as arriving from its end on.
     if (!merging) this.hold.imported(Date.now());
+    return { out, merging, t0, flushMs: Math.round(t1 - t0), visitsMs: Math.round(t2 - t1) };
+  }
+
+  /**
+   * A round's merges, beside the queue, then its log line. While a migration's imports keep arriving (a round the
+   * hot visits' bound released), merges wait for the round after the last one: merging a month's flushed files is
+   * most of such a round (~6M events rewritten at 10M stored), and later flushes would make them merge again.
+   * Queries read unmerged files as well, only more of them. One round's merges at a time: another round's would
+   * pick the same files.
+   */
+  private async finish({ out, merging, t0, flushMs, visitsMs }: Round): Promise<CompactionResult> {
+    const t3 = performance.now();
+    if (merging && !this.merges) {
+      this.merges = this.mergeAll();
+      try { out.merged = await this.merges; } finally { this.merges = undefined; }
+    }
     const ms = (a: number, b: number) => Math.round(b - a);
-    if (out.files || out.merged || out.remarked || out.flushed || out.retention.sites) {
-      log.info('compacted', { ...out, ...(merging ? {} : { mergesWait: true }), ms: ms(t0, performance.now()), flushMs: ms(t0, t1), visitsMs: ms(t1, t2), mergeMs: ms(t3, t4) });
+    if (out.files || out.merged || out.remarked || out.flushed || out.retention?.sites) {
+      log.info('compacted', { ...out, ...(merging ? {} : { mergesWait: true }), ms: ms(t0, performance.now()), flushMs, visitsMs, mergeMs: ms(t3, performance.now()) });
     }
     return out;
+  }
+
+  private async mergeAll(): Promise<number> {
+    let merged = 0;
+    for (const g of mergeGroups(this.manifest)) if (!this.stopping) merged += await mergeBeside(this.db, this.manifest, this.serial, g, (files) => this.retire(files));
+    return merged;
   }
 
   /**
@@ -194,61 +218,6 @@ export class Compactor {
   private async compact(cutoffIso: string): Promise<CompactionResult> {
     const files = await writingFiles(this.db, this.manifest, (tx, written) => writeClosedVisits(tx, this.manifest, written, cutoffIso));
     return { files: files.length, visits: files.reduce((n, f) => n + f.rows, 0), merged: 0, remarked: 0 };
-  }
-
-  /**
-   * Merges a month's small files of similar size (same number of digits in their row count) once there
-   * are MERGE_MIN_FILES of them: files written every second by the loader become one per minute, those
-   * one per few minutes, and so on, so each row is rewritten about once per tier rather than per run.
-   */
-  private async mergeSmall(): Promise<number> {
-    let merged = 0;
-    for (const siteId of this.manifest.sites()) {
-      for (const tbl of ['events', 'visits'] as const) {
-        for (const month of this.manifest.months(tbl, siteId)) {
-          const tiers = new Map<number, ParquetFile[]>();
-          for (const f of this.manifest.all(tbl, siteId, month)) {
-            if (f.rows >= SMALL_FILE_ROWS) continue;
-            const tier = String(f.rows).length;
-            tiers.set(tier, [...(tiers.get(tier) ?? []), f]);
-          }
-          for (const files of tiers.values()) {
-            if (files.length < MERGE_MIN_FILES) continue;
-            await this.merge(tbl, siteId, month, files);
-            merged += files.length;
-          }
-        }
-      }
-    }
-    return merged;
-  }
-
-  /**
-   * One file from `files`, in time order. Files of successive time ranges (the loader writes one after
-   * another) are read in that order and streamed, on one DuckDB thread; only overlapping ones (imports of
-   * past data) are sorted. Sorting every merge held up to the memory limit: in bench/ingest the minute's merge
-   * of ~30 load files (1.5M events) took the RSS from ~450 MB to 2.2 GB for a few seconds every minute.
-   */
-  private async merge(tbl: Table, siteId: string, month: string, unordered: ParquetFile[]) {
-    const files = [...unordered].sort((a, b) => (a.min_ts < b.min_ts ? -1 : a.min_ts > b.min_ts ? 1 : 0));
-    const presorted = files.every((f, i) => i === 0 || files[i - 1]!.max_ts <= f.min_ts);
-    const list = files.map((f) => sqlPath(this.manifest.abs(f.path))).join(', ');
-    // Timestamps as DuckDB prints them compare as text in time order.
-    const stats = {
-      rows: files.reduce((n, f) => n + f.rows, 0),
-      min_ts: files.map((f) => f.min_ts).reduce((a, b) => (b < a ? b : a)),
-      max_ts: files.map((f) => f.max_ts).reduce((a, b) => (b > a ? b : a)),
-    };
-    await this.db.withThreads(BACKGROUND_THREADS, async () => {
-      // The parts leave the manifest in the step that publishes the merged file: a query planned in between
-      // would read the merged file and its parts, counting their rows twice.
-      await writingFiles(this.db, this.manifest, async (tx, written) => {
-        // month and site come from the files' directory names (hive partitioning), not from their columns.
-        const read = `read_parquet([${list}]${readOptions(tbl)})`;
-        await writePartition(tx, this.manifest, written, tbl, siteId, month, `SELECT * EXCLUDE (month, site) FROM ${read}`, stats, { presorted });
-        await unregister(tx, files.map((f) => f.path));
-      }, () => this.retire(files));
-    });
   }
 
   /**

@@ -111,16 +111,20 @@ export class Database {
     return retryConflicts(() => this.withConnection((c) => new Tx(c, this.reuse).exec(sql, params)));
   }
 
+  /** Runs under withThreads: the limit is reset when the last of them ends, not by the first. */
+  private limited = 0;
+
   /**
-   * Runs `fn` with DuckDB's worker threads limited to `threads`, then back to the default (one per core).
-   * The setting is global: a query running meanwhile gets the same limit.
+   * Runs `fn` with DuckDB's worker threads limited to `threads` (every caller passes BACKGROUND_THREADS), then
+   * back to the default (one per core). The setting is global: a query running meanwhile gets the same limit, and
+   * work in the writers' queue overlaps work beside it (a merge: compaction-merge.ts), so the runs are counted.
    */
   async withThreads<T>(threads: number, fn: () => Promise<T>): Promise<T> {
-    await this.exec(`SET threads = ${Math.max(1, Math.trunc(threads))}`);
+    if (this.limited++ === 0) await this.exec(`SET threads = ${Math.max(1, Math.trunc(threads))}`);
     try {
       return await fn();
     } finally {
-      await this.exec('RESET threads');
+      if (--this.limited === 0) await this.exec('RESET threads');
     }
   }
 

@@ -81,22 +81,34 @@ export type WriteOptions = {
 export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
   select: string | Fragment, stats: FileStats, opts: WriteOptions = {}): Promise<ParquetFile> {
   const rows = typeof select === 'string' ? frag(select) : select;
-  const dir = partitionDir(manifest.dataDir, tbl, siteId, month);
-  ensureDir(dir);
-  const abs = join(dir, `${crypto.randomUUID()}.parquet`);
+  const { abs, dir } = newFilePath(manifest, tbl, siteId, month);
   const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, ...stats };
   written.push(f);
-  const [order, rowGroup] = opts.inArrivalOrder ? ['', ARRIVAL_ROW_GROUP] : opts.presorted ? ['', FULL_ROW_GROUP] : [` ORDER BY ${TIME_COL[tbl]}`, FULL_ROW_GROUP];
-  await tx.exec(`COPY (${rows.sql}${order}) TO ${sqlPath(abs)} (${parquetOptions(tbl, rowGroup)})`, rows.params);
+  await tx.exec(`COPY (${rows.sql}${opts.inArrivalOrder || opts.presorted ? '' : ` ORDER BY ${TIME_COL[tbl]}`}) TO ${sqlPath(abs)} (${parquetOptions(tbl, opts.inArrivalOrder ? ARRIVAL_ROW_GROUP : FULL_ROW_GROUP)})`, rows.params);
   await syncFile(abs);
   await syncDir(dir);
-  await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, tbl, siteId, month, f.rows, f.min_ts, f.max_ts]);
-  if (tbl === 'events' && opts.rollup !== false) {
+  await registerFile(tx, f, rows, opts.rollup !== false);
+  return f;
+}
+
+/** Where a new file of the site and month goes (its directory made); the name is new, so nothing is overwritten. */
+export function newFilePath(manifest: ParquetManifest, tbl: Table, siteId: string, month: string): { abs: string; dir: string } {
+  const dir = partitionDir(manifest.dataDir, tbl, siteId, month);
+  ensureDir(dir);
+  return { abs: join(dir, `${crypto.randomUUID()}.parquet`), dir };
+}
+
+/**
+ * Registers the written file `f` in parquet_files, in the caller's transaction; an events file gets its
+ * file_engagement rows, summed from `rows` (the file's rows; bound values in its params).
+ */
+export async function registerFile(tx: Tx, f: ParquetFile, rows: Fragment, rollup = true) {
+  await tx.exec('INSERT INTO parquet_files VALUES (?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP, now()::TIMESTAMP)', [f.path, f.tbl, f.site_id, f.month, f.rows, f.min_ts, f.max_ts]);
+  if (f.tbl === 'events' && rollup) {
     await tx.exec(`INSERT INTO file_engagement
       SELECT ?, ?, ts::DATE, engaged_path, engaged_hostname, coalesce(sum(time_on_page), 0), count(time_on_page), coalesce(sum(scroll_depth), 0), count(scroll_depth)
-      FROM (${rows.sql}) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, siteId, ...rows.params]);
+      FROM (${rows.sql}) WHERE time_on_page IS NOT NULL OR scroll_depth IS NOT NULL GROUP BY ALL`, [f.path, f.site_id, ...rows.params]);
   }
-  return f;
 }
 
 /** Takes files out of the registry (and their rollups) in the caller's transaction; the caller removes them from the manifest. */
