@@ -9,7 +9,9 @@
 // `--in-flight`: requests kept in flight, as a migration script may (the server reads one body while it loads
 // another, and loads them in arrival order); 1 sends each once the previous one has answered.
 // BENCH_LOGS=1 prints the server's import and compaction log lines at the end; BENCH_LOGS_FILE=<path> writes its whole log there.
-// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--in-flight 1] [--memory 1GB]
+// `--probe-live`: from the last request until the round that merges, a live pageview to another site every 250 ms,
+// and how long each took to show in that site's realtime report (what a site's live traffic sees meanwhile).
+// Usage: bun bench/import.ts [--events 10000000] [--lines 50000] [--in-flight 1] [--memory 1GB] [--probe-live]
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,9 +19,13 @@ import { importRate } from './import-rate.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { setupAccount } from '../test/helpers/api.ts';
 import { cpuSeconds } from './proc-stats.ts';
+import { probeLive } from './live-probe.ts';
 
 const { values: args } = parseArgs({
-  options: { events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, 'in-flight': { type: 'string', default: '1' }, memory: { type: 'string', default: '1GB' } },
+  options: {
+    events: { type: 'string', default: '10000000' }, lines: { type: 'string', default: '50000' }, 'in-flight': { type: 'string', default: '1' },
+    memory: { type: 'string', default: '1GB' }, 'probe-live': { type: 'boolean', default: false },
+  },
 });
 const EVENTS = Number(args.events);
 const LINES = Number(args.lines);
@@ -31,6 +37,7 @@ const STEP = Math.min(1_000_000, Math.max(LINES, Math.round(EVENTS / 10)));
 rmSync(DATA_DIR, { recursive: true, force: true });
 const srv = await startServer({ dataDir: DATA_DIR, env: { DUCKDB_MEMORY_LIMIT: args.memory! } });
 const acct = await setupAccount(srv.url);
+const live = args['probe-live'] ? await setupAccount(srv.url) : undefined;
 const url = `${srv.url}/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/events/import`;
 
 const secs = (ms: number) => (ms / 1000).toFixed(1);
@@ -60,6 +67,9 @@ console.log(`export file written before timing: ${run.prepareSeconds.toFixed(1)}
 console.log(`total: ${stored.toLocaleString('en')} events in ${secs(run.seconds * 1000)} s = ${Math.round(run.rate).toLocaleString('en')} events/s; slowest step ${Math.round(slowest).toLocaleString('en')} events/s (${(slowest / TARGET).toFixed(2)}x target); server CPU ${((cpuSeconds(pid) - cpu0) * 1e6 / stored).toFixed(0)} ms/1k events`);
 
 const logsAtEnd = srv.logs().length;
+const rounds = () => srv.logs().slice(logsAtEnd).split('\n').filter((l) => l.includes('"compacted"')).map((l) => JSON.parse(l));
+const merged = () => rounds().some((r) => !r.mergesWait && r.merged > 0);
+const probe = live && probeLive(srv.url, live, merged);
 const stats = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/stats?period=all`, acct.token);
 const visits = stats.body.data.metrics.visits;
 console.log(`visits stored ${visits.toLocaleString('en')}, held by the events ${trueVisits.toLocaleString('en')} (${visits - trueVisits >= 0 ? '+' : ''}${visits - trueVisits})`);
@@ -68,7 +78,6 @@ console.log(`visits stored ${visits.toLocaleString('en')}, held by the events ${
 // released just after the last request still leaves merges waiting (mergesWait): counted until the one that merges.
 if (srv.logs().includes('compaction held back')) {
   const end = Date.now() + 10 * 60_000;
-  const rounds = () => srv.logs().slice(logsAtEnd).split('\n').filter((l) => l.includes('"compacted"')).map((l) => JSON.parse(l));
   while (!rounds().some((r) => !r.mergesWait) && Date.now() < end) await Bun.sleep(200);
   const after = rounds();
   const sum = (k: string) => after.reduce((n, r) => n + r[k], 0);
@@ -76,5 +85,6 @@ if (srv.logs().includes('compaction held back')) {
     ? `compaction after the last request: ${after.length} round(s), ${(sum('ms') / 1000).toFixed(1)} s, ${sum('visits').toLocaleString('en')} visits written, ${sum('merged')} files merged`
     : 'compaction after the last request: no round merged files within 10 min');
 }
+if (probe) console.log(`live events until the merging round ended: ${await probe}`);
 if (process.env.BENCH_LOGS) console.log(srv.logs().split("\n").filter((l) => /import loaded|compacted|marks|flush|bridged|held/.test(l)).join("\n"));
 await srv.cleanup();
