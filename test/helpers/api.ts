@@ -41,3 +41,17 @@ export async function setupAccount(base: string, opts: { scopes?: string[]; time
   }
   return { api, email, token, orgId, site: site.body.data as { id: string; public_id: string; timezone: string }, key: key! };
 }
+
+export type Account = Awaited<ReturnType<typeof setupAccount>>;
+
+/** An analytics report of the account's site (`path` after analytics/, with its query), which must answer 200. */
+export async function siteReport(acct: Account, path: string) {
+  const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/${path}`, acct.token);
+  if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${r.text}`);
+  return r.body.data;
+}
+
+/** Every report in `paths` of `a` equals that of `b` (the same events stored another way); `expect` is bun:test's. */
+export async function sameReports(expect: (v: unknown) => { toEqual(v: unknown): void }, a: Account, b: Account, paths: string[]) {
+  for (const path of paths) expect({ path, report: await siteReport(a, path) }).toEqual({ path, report: await siteReport(b, path) });
+}

@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setupAccount } from '../helpers/api.ts';
+import { sameReports, setupAccount, siteReport } from '../helpers/api.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { importAll } from '../helpers/import.ts';
 import { queryStored } from '../helpers/inspect-db.ts';
@@ -28,14 +28,8 @@ const until = async (what: () => boolean, label: string) => {
   for (let i = 0; i < 600 && !what(); i++) await Bun.sleep(50);
   if (!what()) throw new Error(`timed out waiting for ${label}:\n${srv!.logs().slice(-3000)}`);
 };
-const report = async (acct: Acct, path: string) => {
-  const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/${path}`, acct.token);
-  expect(r.status).toBe(200);
-  return r.body.data;
-};
-const same = async (a: Acct, b: Acct) => {
-  for (const path of REPORTS) expect({ path, report: await report(a, path) }).toEqual({ path, report: await report(b, path) });
-};
+const report = siteReport;
+const same = (a: Acct, b: Acct) => sameReports(expect, a, b, REPORTS);
 /**
  * The site's registered events files, and those on disk (the server stopped): equal when no merge left its file
  * behind. Events only: a visits file an import's continued visits replaced waits out its grace period on disk.

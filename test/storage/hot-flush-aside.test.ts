@@ -5,7 +5,7 @@
 // TERN_TEST_PAUSE_AT holds the flush 10 s after its files are written, outside the queue; TERN_TEST_HOT_FLUSH_ROWS
 // flushes at 2,000 hot events instead of a million.
 import { afterEach, expect, test } from 'bun:test';
-import { setupAccount } from '../helpers/api.ts';
+import { sameReports, setupAccount, siteReport } from '../helpers/api.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { importLines } from '../helpers/import.ts';
 import { queryStored, storedRelation } from '../helpers/inspect-db.ts';
@@ -28,15 +28,9 @@ const ok = async (acct: Acct, lines: object[]) => {
   expect(r.status).toBe(200);
   expect(r.body.data.imported).toBe(lines.length);
 };
-const report = async (acct: Acct, path: string) => {
-  const r = await acct.api.get(`/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/${path}`, acct.token);
-  expect(r.status).toBe(200);
-  return r.body.data;
-};
+const report = siteReport;
 /** Every report of `hot` equals that of `ref` (the same events imported in small pieces, written to Parquet at once). */
-const same = async (hot: Acct, ref: Acct) => {
-  for (const path of REPORTS) expect({ path, report: await report(hot, path) }).toEqual({ path, report: await report(ref, path) });
-};
+const same = (a: Acct, b: Acct) => sameReports(expect, a, b, REPORTS);
 const logCount = (text: string) => srv!.logs().split('\n').filter((l) => l.includes(text)).length;
 const until = async (what: () => boolean, label: string) => {
   for (let i = 0; i < 600 && !what(); i++) await Bun.sleep(100);
