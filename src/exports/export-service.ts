@@ -48,7 +48,7 @@ export function clearExports(dataDir: string) {
 /** [fromUtc, toUtc) of the query's days, or undefined for everything stored. */
 export function rangeOf(site: Site, q: ExportQuery) {
   if (!q.from && !q.to) return undefined;
-  for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
+  for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD from 1970 on`);
   const from = q.from ?? '1970-01-01';
   const to = q.to ?? todayIn(site.timezone);
   if (from > to) throw badRequest('from must not be after to');

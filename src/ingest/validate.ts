@@ -120,6 +120,7 @@ function field(rule: Rule, v: unknown): unknown {
       const ms = typeof v === 'string' && ISO_DATETIME.test(v) ? Date.parse(v) : NaN;
       if (!Number.isFinite(ms)) return new Issue('must be an ISO 8601 date-time with Z or an offset');
       // A day of slack for skewed clocks; later than that is a mistake that would sit in the hot tables.
+      if (ms < 0) return new Issue('must not be before 1970-01-01');
       return ms > Date.now() + 86_400_000 ? new Issue('must not be more than a day in the future') : ms;
     }
   }

@@ -1,7 +1,9 @@
 // Site shapes (contract §3) and the validators for time zone and currency codes.
 import { z } from 'zod';
 
+// A zone name, not an offset: Intl takes `+05:30`, but DuckDB's timezone() (every report of the site) does not.
 const isTimeZone = (tz: string) => {
+  if (!/^[A-Za-z]/.test(tz)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -1,6 +1,6 @@
 // Periods, local-midnight boundaries and chart buckets in real IANA zones (pure functions, no server).
 import { describe, expect, test } from 'bun:test';
-import { addMonths, iso, offsetChanges, startOfDayUtc } from '../../src/query/parse/calendar.ts';
+import { addMonths, isDate, iso, offsetChanges, startOfDayUtc } from '../../src/query/parse/calendar.ts';
 import { comparisonRange, dayRange, resolvePeriod } from '../../src/query/parse/period.ts';
 import { bucketLabels, defaultInterval } from '../../src/query/sql/buckets.ts';
 
@@ -98,5 +98,12 @@ describe('chart buckets', () => {
     expect(defaultInterval(dayRange('day', '2025-10-26', '2025-10-26', 'UTC'))).toBe('hour');
     expect(defaultInterval(dayRange('30d', '2025-10-01', '2025-10-30', 'UTC'))).toBe('day');
     expect(defaultInterval(dayRange('custom', '2025-01-01', '2025-06-30', 'UTC'))).toBe('month');
+  });
+});
+
+describe('dates a query may name', () => {
+  test('from 1970 on; years before 1000 once turned into NaN offsets and a 500 (found by fuzzing)', () => {
+    expect(['1970-01-01', '2026-02-28', '9999-12-31'].map(isDate)).toEqual([true, true, true]);
+    expect(['0100-01-01', '0999-12-31', '1969-12-31', '2026-02-30'].map(isDate)).toEqual([false, false, false, false]);
   });
 });

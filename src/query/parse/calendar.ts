@@ -2,10 +2,16 @@
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True for a real calendar date written YYYY-MM-DD (rejects 2026-02-30). */
+/** The first year a date may name: web analytics has nothing earlier (events are refused before it too). */
+export const FIRST_YEAR = 1970;
+
+/**
+ * True for a real calendar date written YYYY-MM-DD (rejects 2026-02-30) from FIRST_YEAR on: Intl writes years
+ * before 1000 without their leading zeros and Date.UTC reads 0–99 as 1900–1999, which the arithmetic below assumes not.
+ */
 export function isDate(s: string): boolean {
   const m = DATE_RE.exec(s);
-  if (!m) return false;
+  if (!m || +m[1] < FIRST_YEAR) return false;
   const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }

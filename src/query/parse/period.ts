@@ -16,7 +16,7 @@ export const REALTIME_MS = 30 * 60_000;
 
 function dateParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (!isDate(v)) throw invalidQuery(`Invalid ${name}: expected a calendar date YYYY-MM-DD`);
+  if (!isDate(v)) throw invalidQuery(`Invalid ${name}: expected a calendar date YYYY-MM-DD from 1970 on`);
   return v;
 }
 

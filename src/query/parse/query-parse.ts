@@ -59,7 +59,7 @@ function dimensionsOf(raw: unknown): QueryDim[] {
 }
 
 function periodOf(range: unknown, date: unknown): PeriodInput {
-  if (date !== undefined && (typeof date !== 'string' || !isDate(date))) throw bad('date', 'expected a calendar date YYYY-MM-DD');
+  if (date !== undefined && (typeof date !== 'string' || !isDate(date))) throw bad('date', 'expected a calendar date YYYY-MM-DD from 1970 on');
   const base = date as string | undefined;
   if (typeof range === 'string') {
     if (!(DATE_RANGES as readonly string[]).includes(range)) throw bad('date_range', `unknown range '${range.slice(0, 60)}' (expected one of ${DATE_RANGES.join(', ')}, or ["YYYY-MM-DD", "YYYY-MM-DD"])`);
@@ -71,7 +71,7 @@ function periodOf(range: unknown, date: unknown): PeriodInput {
   }
   if (!Array.isArray(range) || range.length !== 2) throw bad('date_range', 'expected a period or ["YYYY-MM-DD", "YYYY-MM-DD"]');
   range.forEach((d, i) => {
-    if (typeof d !== 'string' || !isDate(d)) throw bad(`date_range[${i}]`, 'expected a calendar date YYYY-MM-DD');
+    if (typeof d !== 'string' || !isDate(d)) throw bad(`date_range[${i}]`, 'expected a calendar date YYYY-MM-DD from 1970 on');
   });
   if (range[0] > range[1]) throw bad('date_range', `${range[0]} is after ${range[1]}`);
   return { period: 'custom', from: range[0], to: range[1] };
