@@ -41,7 +41,7 @@ const EVENT_RULES: Record<string, Rule> = {
 const IMPORT_RULES: Record<string, Rule> = {
   ...EVENT_RULES,
   site_id: { kind: 'text', max: 100, doc: 'Ignored: the path names the site' },
-  timestamp: { kind: 'timestamp', required: true, doc: 'ISO 8601 date-time with Z or an offset' },
+  timestamp: { kind: 'timestamp', required: true, doc: 'ISO 8601 date-time with Z or an offset, from 1970-01-01 to a day in the future' },
   ip: { kind: 'text', max: 64, doc: 'Client IP, used for geolocation only (never stored)' },
   user_agent: { kind: 'text', max: 1000, doc: 'Client User-Agent' },
 };
