@@ -1,6 +1,6 @@
 // Live traffic beside other work (bench/import.ts --probe-live): a pageview to a site every 250 ms until `done()`,
 // each followed until the site's realtime report counts it; reports how long they took to show.
-import { BROWSER_UA } from '../test/helpers/inspect-db.ts';
+import { sendEvent } from '../test/helpers/inspect-db.ts';
 import type { setupAccount } from '../test/helpers/api.ts';
 
 type Account = Awaited<ReturnType<typeof setupAccount>>;
@@ -11,12 +11,8 @@ export async function probeLive(url: string, acct: Account, done: () => boolean)
   const shown: number[] = [];
   const realtime = `/api/v1/organizations/${acct.orgId}/sites/${acct.site.id}/analytics/realtime`;
   const send = async () => {
-    const r = await fetch(`${url}/api/v1/event`, {
-      method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA },
-      body: JSON.stringify({ site_id: acct.site.public_id, url: `https://probe.example/p/${sent.length}`, event_type: 'pageview', visitor_uid: `probe-${sent.length}` }),
-    });
-    await r.arrayBuffer();
-    if (r.status !== 202) throw new Error(`live event answered ${r.status}`);
+    const status = await sendEvent(url, { site_id: acct.site.public_id, url: `https://probe.example/p/${sent.length}`, event_type: 'pageview', visitor_uid: `probe-${sent.length}` });
+    if (status !== 202) throw new Error(`live event answered ${status}`);
     sent.push(Date.now());
   };
   const poll = async () => {

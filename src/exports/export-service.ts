@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import type { Site } from '../sites/model.ts';
 import { badRequest } from '../http/errors.ts';
-import { isDate, todayIn } from '../query/parse/calendar.ts';
+import { DATE_EXPECTED, isDate, todayIn } from '../query/parse/calendar.ts';
 import { dayRange } from '../query/parse/period.ts';
 import type { ExportFormat } from './columns.ts';
 import type { ExportQuery } from './model.ts';
@@ -48,7 +48,7 @@ export function clearExports(dataDir: string) {
 /** [fromUtc, toUtc) of the query's days, or undefined for everything stored. */
 export function rangeOf(site: Site, q: ExportQuery) {
   if (!q.from && !q.to) return undefined;
-  for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: expected a calendar date YYYY-MM-DD from 1970 on`);
+  for (const [name, v] of [['from', q.from], ['to', q.to]] as const) if (v && !isDate(v)) throw badRequest(`Invalid ${name}: ${DATE_EXPECTED}`);
   const from = q.from ?? '1970-01-01';
   const to = q.to ?? todayIn(site.timezone);
   if (from > to) throw badRequest('from must not be after to');

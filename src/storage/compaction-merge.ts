@@ -6,9 +6,8 @@
 import { rmdirSync, rmSync } from 'node:fs';
 import { BACKGROUND_THREADS, type Database } from './database.ts';
 import type { Serial } from './serial.ts';
-import { readOptions, sqlPath, TIME_COL, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
-import { FULL_ROW_GROUP, newFilePath, parquetOptions, registerFile, unregister, writingFiles } from './parquet-writer.ts';
-import { syncDir, syncFile } from './durable-file.ts';
+import { readOptions, sqlPath, type ParquetFile, type ParquetManifest, type Table } from './parquet-layout.ts';
+import { newFilePath, registerFile, unregister, writeFile, writingFiles } from './parquet-writer.ts';
 import { frag } from './sql.ts';
 import { pausePoint } from './pause-point.ts';
 import { log } from '../log.ts';
@@ -64,17 +63,19 @@ export async function mergeBeside(db: Database, manifest: ParquetManifest, seria
   // A view keeps the parts on disk while they are read, even if a writer replaces them meanwhile.
   const view = manifest.view();
   const listed = new Set(view.files.all(tbl, siteId, month).map((f) => f.path));
-  const dropped = () => { log.info('merge dropped: a part was replaced meanwhile', { site: siteId, tbl, month, files: files.length }); return false; };
-  if (!files.every((f) => listed.has(f.path))) { view.release(); return Number(dropped()); }
+  const dropped = () => log.info('merge dropped: a part was replaced meanwhile', { site: siteId, tbl, month, files: files.length });
+  if (!files.every((f) => listed.has(f.path))) {
+    view.release();
+    dropped();
+    return 0;
+  }
   const { abs, dir } = newFilePath(manifest, tbl, siteId, month);
   let kept = false;
   try {
     // month and site come from the files' directory names (hive partitioning), not from their columns.
     const read = `read_parquet([${files.map((f) => sqlPath(manifest.abs(f.path))).join(', ')}]${readOptions(tbl)})`;
-    await db.withThreads(BACKGROUND_THREADS, () => db.exec(`COPY (SELECT * EXCLUDE (month, site) FROM ${read}${presorted ? '' : ` ORDER BY ${TIME_COL[tbl]}`})
-      TO ${sqlPath(abs)} (${parquetOptions(tbl, FULL_ROW_GROUP)})`));
-    await syncFile(abs);
-    await syncDir(dir);
+    await db.withThreads(BACKGROUND_THREADS, () => writeFile((sql, params) => db.exec(sql, params), { abs, dir }, tbl,
+      frag(`SELECT * EXCLUDE (month, site) FROM ${read}`), { presorted }));
     await pausePoint('compaction:merge-written');
     kept = await serial.run(async () => {
       const current = new Set(manifest.all(tbl, siteId, month).map((f) => f.path));
@@ -82,7 +83,8 @@ export async function mergeBeside(db: Database, manifest: ParquetManifest, seria
         // A deleted site's directories go with it: not left behind holding nothing.
         rmSync(abs, { force: true });
         if (!manifest.sites().includes(siteId)) for (const d of [dir, `${dir}/..`]) { try { rmdirSync(d); } catch { /* not empty, or gone */ } }
-        return dropped();
+        dropped();
+        return false;
       }
       // The parts leave the manifest in the step that publishes the merged file: a query planned in between
       // would read the merged file and its parts, counting their rows twice.

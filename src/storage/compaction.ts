@@ -98,17 +98,17 @@ export class Compactor {
     if (opts.afterImport) this.hold.imported(now);
     const p = this.serial.run(async () => {
       const why = opts.afterImport || this.hold.sinceImport(now) < IMPORT_IDLE_MS ? await this.flushDue() : 'idle';
-      if (opts.afterImport && !why) return nothing();
+      if (opts.afterImport && !why) return null;
       // Only a million hot events waiting: the flush runs beside the writers' queue (the round's rest behind it),
       // while the client sends (and the server reads and loads) its next requests; an import answers now. Stale
       // marks and retention need every hot event in files: flushed in the queue, before the import answers.
       if (why === 'hot') {
         this.flushBeside(now);
-        if (opts.afterImport) return nothing();
+        if (opts.afterImport) return null;
       }
       if (opts.scheduled && why !== 'files' && await this.held(now)) return null;
       return this.round(now, why === 'files' || why === 'idle');
-    }).then((r) => (r && 'out' in r ? this.finish(r) : r ?? nothing()));
+    }).then((r) => (r ? this.finish(r) : nothing()));
     this.running = p;
     return p;
   }

@@ -81,14 +81,23 @@ export type WriteOptions = {
 export async function writePartition(tx: Tx, manifest: ParquetManifest, written: ParquetFile[], tbl: Table, siteId: string, month: string,
   select: string | Fragment, stats: FileStats, opts: WriteOptions = {}): Promise<ParquetFile> {
   const rows = typeof select === 'string' ? frag(select) : select;
-  const { abs, dir } = newFilePath(manifest, tbl, siteId, month);
-  const f: ParquetFile = { path: manifest.rel(abs), tbl, site_id: siteId, month, ...stats };
+  const at = newFilePath(manifest, tbl, siteId, month);
+  const f: ParquetFile = { path: manifest.rel(at.abs), tbl, site_id: siteId, month, ...stats };
   written.push(f);
-  await tx.exec(`COPY (${rows.sql}${opts.inArrivalOrder || opts.presorted ? '' : ` ORDER BY ${TIME_COL[tbl]}`}) TO ${sqlPath(abs)} (${parquetOptions(tbl, opts.inArrivalOrder ? ARRIVAL_ROW_GROUP : FULL_ROW_GROUP)})`, rows.params);
-  await syncFile(abs);
-  await syncDir(dir);
+  await writeFile((sql, params) => tx.exec(sql, params), at, tbl, rows, opts);
   await registerFile(tx, f, rows, opts.rollup !== false);
   return f;
+}
+
+/**
+ * Writes `rows` of `tbl` to the new file `at` (newFilePath) with the options above, durably; `exec` runs the COPY
+ * (in the caller's transaction, or on its own beside the writers' queue: compaction-merge.ts). Not registered.
+ */
+export async function writeFile(exec: (sql: string, params: Fragment['params']) => Promise<void>, at: { abs: string; dir: string }, tbl: Table,
+  rows: Fragment, opts: Pick<WriteOptions, 'inArrivalOrder' | 'presorted'> = {}) {
+  await exec(`COPY (${rows.sql}${opts.inArrivalOrder || opts.presorted ? '' : ` ORDER BY ${TIME_COL[tbl]}`}) TO ${sqlPath(at.abs)} (${parquetOptions(tbl, opts.inArrivalOrder ? ARRIVAL_ROW_GROUP : FULL_ROW_GROUP)})`, rows.params);
+  await syncFile(at.abs);
+  await syncDir(at.dir);
 }
 
 /** Where a new file of the site and month goes (its directory made); the name is new, so nothing is overwritten. */

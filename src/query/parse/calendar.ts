@@ -3,7 +3,9 @@
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The first year a date may name: web analytics has nothing earlier (events are refused before it too). */
-export const FIRST_YEAR = 1970;
+const FIRST_YEAR = 1970;
+/** What a date parameter that isDate refuses should have been: the one wording of every such 400. */
+export const DATE_EXPECTED = `expected a calendar date YYYY-MM-DD from ${FIRST_YEAR} on`;
 
 /**
  * True for a real calendar date written YYYY-MM-DD (rejects 2026-02-30) from FIRST_YEAR on: Intl writes years

@@ -1,6 +1,6 @@
 // Contract §7 periods → a date range in the site's zone plus the UTC instants bounding it (DST-correct).
 import { invalidQuery } from '../errors.ts';
-import { addDays, addMonths, daysBetween, isDate, iso, monthEnd, monthStart, startOfDayUtc, todayIn } from './calendar.ts';
+import { addDays, addMonths, daysBetween, DATE_EXPECTED, isDate, iso, monthEnd, monthStart, startOfDayUtc, todayIn } from './calendar.ts';
 
 export const PERIODS = ['day', '7d', '30d', 'month', '12mo', 'custom', 'realtime', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -16,7 +16,7 @@ export const REALTIME_MS = 30 * 60_000;
 
 function dateParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (!isDate(v)) throw invalidQuery(`Invalid ${name}: expected a calendar date YYYY-MM-DD from 1970 on`);
+  if (!isDate(v)) throw invalidQuery(`Invalid ${name}: ${DATE_EXPECTED}`);
   return v;
 }
 

@@ -1,7 +1,7 @@
 // Parse stage of the query API: the POST /query body → the engine's query (metrics, dimensions, filter tree,
 // period, order, paging), or a 400 naming the offending part. Nothing here touches SQL.
 import { invalidQuery } from '../errors.ts';
-import { isDate } from './calendar.ts';
+import { DATE_EXPECTED, isDate } from './calendar.ts';
 import type { PeriodInput } from './period.ts';
 import { API_METRICS, DATE_RANGES, type ApiMetric } from './query-body.ts';
 import { queryDimension, type QueryDim } from './query-dimensions.ts';
@@ -59,7 +59,7 @@ function dimensionsOf(raw: unknown): QueryDim[] {
 }
 
 function periodOf(range: unknown, date: unknown): PeriodInput {
-  if (date !== undefined && (typeof date !== 'string' || !isDate(date))) throw bad('date', 'expected a calendar date YYYY-MM-DD from 1970 on');
+  if (date !== undefined && (typeof date !== 'string' || !isDate(date))) throw bad('date', DATE_EXPECTED);
   const base = date as string | undefined;
   if (typeof range === 'string') {
     if (!(DATE_RANGES as readonly string[]).includes(range)) throw bad('date_range', `unknown range '${range.slice(0, 60)}' (expected one of ${DATE_RANGES.join(', ')}, or ["YYYY-MM-DD", "YYYY-MM-DD"])`);
@@ -71,7 +71,7 @@ function periodOf(range: unknown, date: unknown): PeriodInput {
   }
   if (!Array.isArray(range) || range.length !== 2) throw bad('date_range', 'expected a period or ["YYYY-MM-DD", "YYYY-MM-DD"]');
   range.forEach((d, i) => {
-    if (typeof d !== 'string' || !isDate(d)) throw bad(`date_range[${i}]`, 'expected a calendar date YYYY-MM-DD from 1970 on');
+    if (typeof d !== 'string' || !isDate(d)) throw bad(`date_range[${i}]`, DATE_EXPECTED);
   });
   if (range[0] > range[1]) throw bad('date_range', `${range[0]} is after ${range[1]}`);
   return { period: 'custom', from: range[0], to: range[1] };
